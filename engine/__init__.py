@@ -1,0 +1,1 @@
+"""Typeblocks engine: models, samplers and the Run that drives them. Never imports streamlit."""

@@ -1,0 +1,36 @@
+"""Argument types for the command line: each rejects bad input with a message saying what to give."""
+import argparse
+
+
+def int_in(low, high=None):
+    """An argparse type: an integer in [low, high] (no upper bound when high is None)."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"at least {low:,}" if high is None else f"between {low:,} and {high:,}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value:,}")
+        return value
+    return parse
+
+
+def float_in(low, high):
+    """An argparse type: a number in [low, high]."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, got {value}")
+        return value
+    return parse
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")

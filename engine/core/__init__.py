@@ -1,0 +1,1 @@
+"""Shared numerics: special functions in log space, draws from weights, RNG plumbing."""

@@ -1,0 +1,88 @@
+"""Random draws inside kernels. The Generator is always the first argument."""
+import math
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def draw_log_weights(rng, log_w, n):
+    """Draw an index i < n with probability ∝ exp(log_w[i]).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    log_w : float64[>= n]
+        Unnormalised log-weights; only the first n are used; −inf means weight 0.
+    n : int
+
+    Returns
+    -------
+    int
+        The drawn index.
+    """
+    top = -np.inf
+    for i in range(n):
+        if log_w[i] > top:
+            top = log_w[i]
+    total = 0.0
+    for i in range(n):
+        total += math.exp(log_w[i] - top)
+    u = rng.random() * total
+    last = 0
+    for i in range(n):
+        if log_w[i] == -np.inf:
+            continue
+        last = i
+        u -= math.exp(log_w[i] - top)
+        if u < 0.0:
+            return i
+    return last  # only reached through rounding: the last index with positive weight
+
+
+@njit(cache=True)
+def draw_weights(rng, w, n):
+    """Draw an index i < n with probability ∝ w[i] (linear scale, w >= 0, not all 0)."""
+    total = 0.0
+    for i in range(n):
+        total += w[i]
+    u = rng.random() * total
+    last = 0
+    for i in range(n):
+        if w[i] <= 0.0:
+            continue
+        last = i
+        u -= w[i]
+        if u < 0.0:
+            return i
+    return last
+
+
+@njit(cache=True)
+def random_subset(rng, n, m, chosen):
+    """Choose m of n items uniformly at random (selection sampling, Knuth's Algorithm S).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n, m : int
+        0 <= m <= n.
+    chosen : uint8[>= n]
+        Output, written in place: chosen[i] = 1 for the m chosen items, 0 for the rest.
+    """
+    needed = m
+    for i in range(n):
+        # item i is taken with probability (still needed) / (still left)
+        if rng.random() * (n - i) < needed:
+            chosen[i] = 1
+            needed -= 1
+        else:
+            chosen[i] = 0
+
+
+@njit(cache=True)
+def random_permutation(rng, order):
+    """Shuffle order (int64[n]) in place: a uniformly random permutation (Fisher–Yates)."""
+    for i in range(order.shape[0] - 1, 0, -1):
+        j = rng.integers(0, i + 1)
+        order[i], order[j] = order[j], order[i]

@@ -1,0 +1,89 @@
+"""The model interface every sampler is written against (Liang et al. §3–4).
+
+A model keeps its state in a namedtuple of numpy arrays and implements each function below with
+``numba.extending.overload``, selecting on the state's class (see ``for_state``). The generic
+moves in ``moves.py`` then compile once per model and load from Numba's cache like any
+``@njit(cache=True)`` function; passing model functions as arguments would not cache.
+
+Vocabulary (the paper's): a *site* s carries a variable b_s with values 0 … n_values−1;
+``remove_site`` takes away the choices Δz^{s:b_s} that depend on b_s and ``add_site`` puts back
+Δz^{s:v}. Between the two the site is *removed*, and the counts are n^{-s} (or n^{-S} for a block).
+The Python functions here only raise: they are never meant to run.
+"""
+import inspect
+
+from numba.extending import overload
+
+
+def _stub(name):
+    def stub(*args):
+        raise TypeError(f"{name} is a model-interface function: call it from njit code "
+                        "with a model state that implements it")
+    stub.__name__ = name
+    return stub
+
+
+n_sites = _stub("n_sites")
+n_sites.__doc__ = "n_sites(state) -> int: the number of sites |S|; sites are 0 … |S|−1."
+
+n_values = _stub("n_values")
+n_values.__doc__ = "n_values(state) -> int: values a site can take (2 for binary models, K for the HMM)."
+
+get_value = _stub("get_value")
+get_value.__doc__ = "get_value(state, s) -> int: the current b_s."
+
+remove_site = _stub("remove_site")
+remove_site.__doc__ = ("remove_site(state, s): decrement the counts of the choices that depend on b_s "
+                       "and mark s removed (so ``conflicts`` can see it). Mutates state.")
+
+add_site = _stub("add_site")
+add_site.__doc__ = ("add_site(state, s, v): set b_s = v on a removed site, increment the counts of "
+                    "Δz^{s:v} and unmark s. Mutates state.")
+
+site_weights = _stub("site_weights")
+site_weights.__doc__ = ("site_weights(state, s, w): for a removed site, write w[v] ∝ p(b_s = v | rest) "
+                        "(eq. 4, linear scale, any common factor) for every value v.")
+
+type_key = _stub("type_key")
+type_key.__doc__ = ("type_key(state, s) -> int64: an exact key of the type t(z, s) = (Δn^{s:0}, Δn^{s:1}) "
+                    "(eq. 5) of a site none of whose choices is removed.")
+
+conflicts = _stub("conflicts")
+conflicts.__doc__ = ("conflicts(state, s) -> bool: whether a choice that depends on b_s has been removed, "
+                     "i.e. s conflicts with a site already in the block (or is in it).")
+
+block_candidates = _stub("block_candidates")
+block_candidates.__doc__ = ("block_candidates(state, s0, out) -> int: write into out, in a fixed order, "
+                            "sites that may share s0's type (a superset of them, s0 may be among them); "
+                            "return how many.")
+
+block_delta = _stub("block_delta")
+block_delta.__doc__ = (
+    "block_delta(state, s0, v0, v1, base, d0, d1, sign) -> int: with the block S removed, write the "
+    "terms of g(m) (eq. 9): term j contributes sign[j] · log base[j]^(m·d1[j] + (|S|−m)·d0[j]), where "
+    "base is α_r μ_ro + n_ro^{-S} (sign +1) or α_r + n_r^{-S} (sign −1) and d0, d1 are the counts one "
+    "site adds with value v0, v1. Return the number of terms.")
+
+
+def for_state(state_class):
+    """Decorator registering a model's njit implementation of interface function ``stub``.
+
+    Usage::
+
+        @for_state(ToyState)(interface.get_value)
+        def _get_value(state, s):
+            return state.z[s]
+    """
+    def register(stub):
+        def decorate(impl):
+            def typer(*arg_types):
+                if getattr(arg_types[0], "instance_class", None) is state_class:
+                    return impl
+                return None
+            typer.__name__ = f"{stub.__name__}_{state_class.__name__}"
+            # numba checks that the typing function's parameters match the implementation's
+            typer.__signature__ = inspect.signature(impl)
+            overload(stub, jit_options={"cache": True})(typer)
+            return impl
+        return decorate
+    return register

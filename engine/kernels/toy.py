@@ -1,0 +1,132 @@
+"""The toy `ab` model of Liang et al. §2 behind the model interface.
+
+n sites; z_i = 0 analyses the i-th `ab` as one word `ab`, z_i = 1 as two words `a`, `b`.
+Words come from θ ~ Dirichlet(1, 1, 1) over {a, b, ab}, so with counts n_a, n_b, n_ab and
+N = n_a + n_b + n_ab, p(z | x) ∝ 1^(n_a) 1^(n_b) 1^(n_ab) / 3^(N) = g(m)  (eq. 1).
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from engine.core.special import log_binom, log_rising
+from engine.kernels import interface
+from engine.kernels.interface import for_state
+
+# Word outcomes of the single multinomial θ; each has prior weight α μ_o = 1.
+WORD_A, WORD_B, WORD_AB = 0, 1, 2
+PRIOR = 1.0
+PRIOR_TOTAL = 3.0
+
+ToyState = namedtuple("ToyState", ["z", "n_word", "removed"])
+ToyState.__doc__ = """State of the toy model.
+
+z : int8[n]          the site values (1 = `a b`, 0 = `ab`)
+n_word : int64[3]    running counts n_a, n_b, n_ab of the sites not removed
+removed : uint8[n]   1 while a site's choices are removed (inside a move)
+"""
+
+implements = for_state(ToyState)
+
+
+@njit(cache=True)
+def add_word_counts(n_word, v, sign):
+    """Add (sign=+1) or remove (sign=−1) the words of one site with value v."""
+    if v == 1:
+        n_word[WORD_A] += sign
+        n_word[WORD_B] += sign
+    else:
+        n_word[WORD_AB] += sign
+
+
+@implements(interface.n_sites)
+def _n_sites(state):
+    return state.z.shape[0]
+
+
+@implements(interface.n_values)
+def _n_values(state):
+    return 2
+
+
+@implements(interface.get_value)
+def _get_value(state, s):
+    return np.int64(state.z[s])
+
+
+@implements(interface.remove_site)
+def _remove_site(state, s):
+    add_word_counts(state.n_word, state.z[s], -1)
+    state.removed[s] = 1
+
+
+@implements(interface.add_site)
+def _add_site(state, s, v):
+    state.z[s] = v
+    add_word_counts(state.n_word, v, 1)
+    state.removed[s] = 0
+
+
+@implements(interface.site_weights)
+def _site_weights(state, s, w):
+    # eq. 4 with the shared denominator 1 / ((3 + N)(4 + N)) cancelled:
+    #   b = 0 adds `ab`:        (1 + n_ab) / (3 + N)
+    #   b = 1 adds `a` and `b`: (1 + n_a)(1 + n_b) / ((3 + N)(4 + N))
+    n_a, n_b, n_ab = state.n_word[WORD_A], state.n_word[WORD_B], state.n_word[WORD_AB]
+    total = n_a + n_b + n_ab
+    w[0] = (PRIOR + n_ab) * (PRIOR_TOTAL + 1.0 + total)
+    w[1] = (PRIOR + n_a) * (PRIOR + n_b)
+
+
+@implements(interface.type_key)
+def _type_key(state, s):
+    return np.int64(0)  # every site adds the same counts: one type (§2)
+
+
+@implements(interface.conflicts)
+def _conflicts(state, s):
+    return state.removed[s] != 0  # sites share no choice; only a site with itself
+
+
+@implements(interface.block_candidates)
+def _block_candidates(state, s0, out):
+    n = state.z.shape[0]
+    for i in range(n):
+        out[i] = i
+    return n
+
+
+@implements(interface.block_delta)
+def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
+    # value v adds a and b when v = 1, ab when v = 0, and 1 + v draws from θ
+    for j, word in enumerate((WORD_A, WORD_B, WORD_AB)):
+        base[j] = PRIOR + state.n_word[word]
+        d0[j] = v0 if word != WORD_AB else 1 - v0
+        d1[j] = v1 if word != WORD_AB else 1 - v1
+        sign[j] = 1.0
+    base[3] = PRIOR_TOTAL + state.n_word.sum()
+    d0[3] = 1 + v0
+    d1[3] = 1 + v1
+    sign[3] = -1.0
+    return 4
+
+
+@njit(cache=True)
+def log_g(n, m):
+    """log g(m) of eq. 1 for n sites of which m are split: 1^(m) 1^(m) 1^(n−m) / 3^(n+m)."""
+    return (2.0 * log_rising(PRIOR, m) + log_rising(PRIOR, n - m)
+            - log_rising(PRIOR_TOTAL, n + m))
+
+
+@njit(cache=True)
+def log_posterior_unnormalised(n, out):
+    """out[m] = log C(n, m) + log g(m) for m = 0 … n (eq. 2). out: float64[n + 1]."""
+    for m in range(n + 1):
+        out[m] = log_binom(n, m) + log_g(n, m)
+
+
+@njit(cache=True)
+def add_word_counts_all(n_word, z):
+    """Add the words of every site of z (int8[n]) to n_word (int64[3]), in place."""
+    for v in z:
+        add_word_counts(n_word, v, 1)

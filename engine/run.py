@@ -1,0 +1,86 @@
+"""Run: one chain of one sampler on one model, advanced sweep by sweep or move by move.
+
+The trace has one row per completed sweep (row 0 = the initial state): iteration, engine
+seconds (time spent inside the sampler only, never measuring or drawing), log-likelihood,
+temperature, the model's measures and the sampler's figures. A Run is paused simply by not
+advancing it; it keeps its state, RNG and trace, so it resumes where it stopped.
+"""
+import time
+
+import pandas as pd
+
+from engine.core.rng import make_rng
+from engine.samplers import make_sampler
+
+
+class Run:
+    def __init__(self, model, sampler, seed, init=None, total_sweeps=None, skip=True):
+        """model: a model object; sampler: a name from engine.samplers.NAMES; init: keyword
+        arguments of model.new_state (e.g. {"m": 1000} or {"eta": 0.5})."""
+        self.model = model
+        self.sampler_name = sampler
+        self.seed = int(seed)
+        self.rng = make_rng(self.seed)
+        self.sampler = make_sampler(sampler, total_sweeps=total_sweeps, skip=skip)
+        self.state = model.new_state(self.rng, **(init or {}))
+        self.seconds = 0.0
+        self.trace = [self._row(0, None)]
+
+    @property
+    def sweeps_done(self):
+        return self.sampler.sweeps_done
+
+    @property
+    def mid_sweep(self):
+        """Whether single moves have left the current sweep unfinished."""
+        return self.sampler.position != 0
+
+    def advance(self, sweeps=1, by="sweep"):
+        """Generator: advance ``sweeps`` sweeps, yielding a SweepInfo after each sweep
+        (by="sweep") or a MoveInfo after each move (by="move")."""
+        target = self.sweeps_done + sweeps
+        while self.sweeps_done < target:
+            if by == "move":
+                yield self.step()
+            else:
+                yield self.sweep()
+
+    def step(self):
+        """One move; records a trace row when it completes a sweep."""
+        t0 = time.perf_counter()
+        info = self.sampler.step(self.state, self.rng)
+        self.seconds += time.perf_counter() - t0
+        if info.sweep_done:
+            self.trace.append(self._row(self.sweeps_done, info))
+        return info
+
+    def sweep(self):
+        """The rest of the current sweep (a whole sweep when none is under way)."""
+        t0 = time.perf_counter()
+        info = self.sampler.sweep(self.state, self.rng)
+        self.seconds += time.perf_counter() - t0
+        self.trace.append(self._row(self.sweeps_done, info))
+        return info
+
+    def run_for(self, seconds, max_sweeps):
+        """Sweep until ``seconds`` of engine time have passed or ``max_sweeps`` are done
+        (at least one sweep); return how many were done. Used by the pages' play ticks."""
+        start, done = self.seconds, 0
+        while done < max_sweeps and (done == 0 or self.seconds - start < seconds):
+            self.sweep()
+            done += 1
+        return done
+
+    def _row(self, iteration, info):
+        """A trace row; info is the SweepInfo or MoveInfo that ended the sweep (None for row 0)."""
+        row = {"iteration": iteration, "seconds": self.seconds,
+               "loglik": self.model.loglik(self.state),
+               "temperature": info.temperature if info else self.sampler.temperature()}
+        row.update(self.model.measures(self.state))
+        if self.sampler.kind == "type":
+            # a sweep finished by single moves has no sweep summary
+            row["mean_block_size"] = getattr(info, "mean_block_size", float("nan"))
+        return row
+
+    def trace_frame(self):
+        return pd.DataFrame(self.trace)
