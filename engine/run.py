@@ -84,3 +84,47 @@ class Run:
 
     def trace_frame(self):
         return pd.DataFrame(self.trace)
+
+
+class Race:
+    """Several samplers on one model from the same initial state, advanced side by side.
+
+    Every Run draws its initial state first from a Generator seeded with ``seed``, so runs
+    with the same seed and init start from the identical state and then go their own ways.
+    """
+
+    def __init__(self, model, samplers, seed, init=None, total_sweeps=None, skip=True):
+        if not samplers:
+            raise ValueError("choose at least one sampler")
+        self.total_sweeps = total_sweeps
+        self.runs = {name: Run(model, name, seed, init=init, total_sweeps=total_sweeps, skip=skip)
+                     for name in samplers}
+
+    @property
+    def finished(self):
+        """Whether every run has done total_sweeps (never, when the race has no length)."""
+        return self.total_sweeps is not None and all(
+            run.sweeps_done >= self.total_sweeps for run in self.runs.values())
+
+    def _sweeps_left(self, run, wanted):
+        if self.total_sweeps is None:
+            return wanted
+        return max(0, min(wanted, self.total_sweeps - run.sweeps_done))
+
+    def sweep(self, sweeps=1):
+        """Advance every run by up to ``sweeps`` sweeps (never past total_sweeps)."""
+        for run in self.runs.values():
+            for _ in run.advance(self._sweeps_left(run, sweeps)):
+                pass
+
+    def run_for(self, seconds, max_sweeps):
+        """Give each run ``seconds`` of engine time (at least one sweep), up to max_sweeps."""
+        for run in self.runs.values():
+            left = self._sweeps_left(run, max_sweeps)
+            if left:
+                run.run_for(seconds, left)
+
+    def trace_frame(self):
+        """All traces in one long frame with a ``sampler`` column."""
+        frames = [run.trace_frame().assign(sampler=name) for name, run in self.runs.items()]
+        return pd.concat(frames, ignore_index=True)

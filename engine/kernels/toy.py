@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from engine.core.special import log_binom, log_rising
-from engine.kernels import interface
+from engine.kernels import interface, moves
 from engine.kernels.interface import for_state
 
 # Word outcomes of the single multinomial θ; each has prior weight α μ_o = 1.
@@ -130,3 +130,37 @@ def add_word_counts_all(n_word, z):
     """Add the words of every site of z (int8[n]) to n_word (int64[3]), in place."""
     for v in z:
         add_word_counts(n_word, v, 1)
+
+
+@njit(cache=True)
+def token_escape_time(rng, state, max_passes, w):
+    """Passes of TOKEN until m first drops below n/2, or −1 if not within max_passes.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : ToyState, mutated (the chain is run in place)
+    max_passes : int
+    w : float64[2]
+        Work buffer for the TOKEN moves.
+    """
+    n = state.z.shape[0]
+    for passes in range(1, max_passes + 1):
+        moves.token_sweep(rng, state, 0, n, 1.0, w)
+        if 2 * state.n_word[WORD_A] < n:  # n_a = m
+            return passes
+    return -1
+
+
+@njit(cache=True)
+def type_draws(rng, state, out, bufs_int, bufs_float, chosen):
+    """Make len(out) TYPE moves and record the m each one drew in out (int64[count]).
+
+    On the toy every site has the one type, so each move's block is all n sites and its m is
+    an exact draw from p(m | x) (eq. 7 = eq. 2), whatever the state it started from.
+    Buffers as in ``moves.type_move``; state is mutated.
+    """
+    n = state.z.shape[0]
+    for i in range(out.shape[0]):
+        pivot = rng.integers(0, n)
+        out[i] = moves.type_move(rng, state, pivot, 1, 1.0, False, bufs_int, bufs_float, chosen)[1]

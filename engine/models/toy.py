@@ -9,7 +9,9 @@ import math
 import numpy as np
 from scipy.special import logsumexp
 
+from engine.core.rng import chain_rngs, make_rng
 from engine.core.special import log_rising
+from engine.kernels import moves
 from engine.kernels import toy as kernels
 
 MAX_N = 100_000
@@ -78,3 +80,45 @@ class ToyModel:
         out = np.empty(self.n + 1)
         kernels.log_posterior_unnormalised(self.n, out)
         return out - logsumexp(out)
+
+    # --- TOKEN's escape from m = n -------------------------------------------------------------
+    def token_escape_times(self, seed, chains, max_passes=1000):
+        """For ``chains`` independent TOKEN chains started at m = n, the passes each needed
+        until m first dropped below n/2 (int64[chains]; −1 when it did not within max_passes).
+        """
+        if not 1 <= chains <= 10_000:
+            raise ValueError(f"the number of chains must be between 1 and 10,000 (got {chains:,})")
+        times = np.empty(chains, dtype=np.int64)
+        w = np.empty(2)
+        for i, rng in enumerate(chain_rngs(seed, chains)):
+            state = self.new_state(rng, m=self.n)
+            times[i] = kernels.token_escape_time(rng, state, max_passes, w)
+        return times
+
+    # --- TYPE's exact draws of m ---------------------------------------------------------------
+    def type_draws(self, seed, count, m=None):
+        """m drawn by ``count`` successive TYPE moves from initial m (default n): int64[count]."""
+        if not 1 <= count <= 1_000_000:
+            raise ValueError(f"the number of draws must be between 1 and 1,000,000 (got {count:,})")
+        rng = make_rng(seed)
+        state = self.new_state(rng, m=m)
+        n = self.n
+        out = np.empty(count, dtype=np.int64)
+        bufs_int = np.zeros((3, n), np.int64)
+        bufs_float = np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
+        kernels.type_draws(rng, state, out, bufs_int, bufs_float, np.zeros(n, np.uint8))
+        return out
+
+    def token_flip_probability(self, m):
+        """TOKEN's probability of re-joining one split copy into `ab` when m copies (that one
+        included) are split: eq. 4 with n_a = n_b = m − 1, n_ab = n − m (why TOKEN is stuck
+        at m = n: there it is (2n + 2) / (2n + 2 + n²) ≈ 2/n per site).
+        """
+        if not 1 <= m <= self.n:
+            raise ValueError(f"m must be between 1 and n = {self.n:,} (got {m:,})")
+        n_a = n_b = m - 1
+        n_ab = self.n - m
+        total = n_a + n_b + n_ab
+        join = (kernels.PRIOR + n_ab) * (kernels.PRIOR_TOTAL + 1 + total)
+        split = (kernels.PRIOR + n_a) * (kernels.PRIOR + n_b)
+        return join / (join + split)

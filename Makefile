@@ -1,0 +1,42 @@
+# make run   — set everything up and start the lab (the toy lesson is the built-in default)
+# make test  — set everything up and run every test, browser tests included
+# make bench — the benchmark table (python -m benchmarks)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test bench chromium
+
+run: $(VENV)/.runtime
+	$(BIN)/python -m streamlit run app.py
+
+test: $(VENV)/.dev chromium
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.runtime
+	$(BIN)/python -m benchmarks
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime
+
+# The browser tests drive Debian's Chromium. Install it when missing and we may; otherwise say
+# how, and those tests skip (every other test still runs).
+chromium:
+	@if command -v chromium >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	else echo "Chromium is missing and I cannot install it without root: run"; \
+	     echo "  sudo apt-get install chromium"; echo "The browser tests will be skipped."; exit 0; fi; \
+	echo "Installing Debian's chromium for the browser tests…"; \
+	( $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null ) || \
+	echo "Could not install chromium (apt-get failed): the browser tests will be skipped."

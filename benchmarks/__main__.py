@@ -1,0 +1,36 @@
+"""python -m benchmarks: measure every figure, print the table, write docs/benchmarks.md."""
+import platform
+import sys
+from datetime import date
+from pathlib import Path
+
+from benchmarks import toy
+from benchmarks.common import markdown_table
+
+SUITES = {"toy": toy}
+DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+
+
+def main(argv):
+    names = argv or list(SUITES)
+    unknown = [n for n in names if n not in SUITES]
+    if unknown:
+        print(f"unknown benchmark suite {unknown[0]!r}: choose from {', '.join(SUITES)}",
+              file=sys.stderr)
+        return 2
+    rows = []
+    for name in names:
+        print(f"measuring {name}…", file=sys.stderr, flush=True)
+        rows += SUITES[name].rows()
+    table = markdown_table(rows)
+    print(table)
+    if names == list(SUITES):
+        DOC.parent.mkdir(exist_ok=True)
+        DOC.write_text(f"# Benchmarks\n\nMeasured {date.today()} on {platform.machine()}, "
+                       f"Python {platform.python_version()}, with `python -m benchmarks`.\n\n"
+                       f"{table}\n")
+    return 0 if all(row.reached for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

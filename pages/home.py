@@ -1,0 +1,50 @@
+"""Home: what the lab teaches, the lessons, and how to read the plots."""
+import streamlit as st
+
+from ui.entry import through_app
+
+through_app()
+
+st.title("Typeblocks")
+st.markdown(
+    "**An interactive lab for why some MCMC samplers for Bayesian NLP models get stuck and "
+    "others don't.** Every sampler here runs step by step in a compiled engine while you "
+    "watch. The lessons follow Liang, Jordan & Klein (2010), *Type-based MCMC*: a sampler that "
+    "changes one variable at a time (TOKEN) cannot leave a mode that only a coordinated change "
+    "of many variables escapes; a sampler that changes all the variables of one *type* at once "
+    "(TYPE) can, and it stays exact.")
+
+st.subheader("Lessons")
+st.page_link("pages/toy_posterior.py", label="Toy posterior", icon=":material/stacked_line_chart:")
+st.markdown(
+    "n copies of the string `ab`, each either one word or two. The exact posterior over m, "
+    "the number of split copies, has a sharp mode; TOKEN started at m = n needs several passes "
+    "to leave it, TYPE jumps there in one move. Race TOKEN, TYPE, TOKEN-anneal and TYPE-greedy "
+    "from the same start, see TYPE's draws against the exact posterior, and measure TOKEN's "
+    "escape time over many seeds.")
+
+st.subheader("How to read the plots")
+st.markdown(
+    "- **Colours** stand for samplers, the same on every page: "
+    "<span style='color:#d1495b'>■ TOKEN</span>, <span style='color:#00798c'>■ TYPE</span>, "
+    "<span style='color:#edae49'>■ TOKEN-anneal</span>, "
+    "<span style='color:#30638e'>■ TYPE-greedy</span>; exact quantities are dark grey.\n"
+    "- **A pass** (sweep) visits every site once: TOKEN resamples each site in order; TYPE "
+    "picks each site as a pivot in random order and resamples its whole type block.\n"
+    "- **Traces against passes** start at pass 0, the shared initial state, so differences "
+    "between lines are the samplers' doing, not the start's.\n"
+    "- **Exact curves** come from enumeration or closed forms, never from sampling; a "
+    "sampler's histogram should match them up to sampling noise.\n"
+    "- **Play / Step / Reset**: Play advances every chain a few passes per tick; Step does one "
+    "pass; Reset restarts from the same seed (change the seed for other chains).",
+    unsafe_allow_html=True)
+
+st.subheader("The samplers")
+st.markdown(
+    "| name | what one move does |\n|---|---|\n"
+    "| TOKEN | resamples one site from its conditional given all others (eq. 4) |\n"
+    "| TYPE | takes every site of the pivot's type, draws how many get each value (eq. 7), "
+    "then which ones uniformly at random (Fig. 4) |\n"
+    "| TOKEN-anneal | TOKEN at a temperature that falls from 10 to 1 over the first half "
+    "of the run |\n"
+    "| TYPE-greedy | sets a whole type block to all-0 or all-1, whichever is more probable |")

@@ -1,0 +1,240 @@
+"""Toy posterior (Liang et al. §2): n copies of `ab`, and why TOKEN is stuck at m = n.
+
+Widgets and plots only; every number comes from engine.models.toy.
+"""
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from engine.models.toy import MAX_N, ToyModel
+from engine.run import Race
+from engine.samplers import NAMES
+from ui import playback
+from ui.charts import traces_over_passes
+from ui.entry import through_app
+from ui.params import read_choices, read_int
+from ui.theme import EXACT_COLOUR, SAMPLER_COLOURS, label, layout
+from ui.warmup import warm_engine
+
+KEY = "toy"
+MAX_PASSES = 10_000
+MAX_SEED = 2**32 - 1
+ESCAPE_CAP = 1000      # passes after which a TOKEN chain counts as not escaped
+DRAW_WORK = 5_000_000  # TYPE draws × n shown in the histogram (each draw touches all n sites)
+
+
+# --- engine results, cached per setting -------------------------------------------------------
+@st.cache_data(max_entries=16, show_spinner=False)
+def exact_log_posterior(n):
+    return ToyModel(n).log_posterior()
+
+
+@st.cache_data(max_entries=16, show_spinner="TYPE is drawing m…")
+def type_draws(n, seed, count):
+    return ToyModel(n).type_draws(seed, count)
+
+
+@st.cache_data(max_entries=16, show_spinner="Running TOKEN chains from m = n…")
+def escape_times(n, seed, chains):
+    return ToyModel(n).token_escape_times(seed, chains, ESCAPE_CAP)
+
+
+# --- settings ---------------------------------------------------------------------------------
+def first_visit_defaults():
+    """Widget values on a session's first run: the address bar's, else the paper's (n = m = 1000)."""
+    if "toy_n" in st.session_state:
+        return
+    n = read_int("n", 1000, 1, MAX_N, "n")
+    st.session_state.toy_n = st.session_state.toy_n_before = n
+    st.session_state.toy_m = read_int("m", n, 0, n, "the initial m")
+    st.session_state.toy_seed = read_int("seed", 0, 0, MAX_SEED, "the seed")
+    st.session_state.toy_passes = read_int("passes", 30, 1, MAX_PASSES, "the number of passes")
+    st.session_state.toy_samplers = read_choices("samplers", ["token", "type"], NAMES, "samplers")
+    st.session_state.toy_skip = True
+    st.session_state.toy_chains = 200
+
+
+def follow_n():
+    """Keep 'start at m = n' when n changes (the paper's start), if m was at n before."""
+    if st.session_state.toy_m == st.session_state.toy_n_before:
+        st.session_state.toy_m = st.session_state.toy_n
+    st.session_state.toy_n_before = st.session_state.toy_n
+
+
+def settings():
+    with st.sidebar:
+        st.header("Settings")
+        st.number_input("n — copies of `ab`", step=1, key="toy_n", on_change=follow_n,
+                        help=f"1 … {MAX_N:,}")
+        st.number_input("initial m — copies split as `a b`", step=1, key="toy_m",
+                        help="0 … n; the paper starts at m = n")
+        st.multiselect("Samplers", NAMES, format_func=label, key="toy_samplers")
+        st.number_input("Passes per run", step=1, key="toy_passes",
+                        help="TOKEN-anneal cools from 10 to 1 over the first half of the run")
+        st.number_input("Seed", step=1, key="toy_seed",
+                        help="same seed, same settings → the same chains")
+        st.checkbox("TYPE: skip approximation", key="toy_skip",
+                    help="on the toy the block is always all n sites, so this only changes "
+                         "how many moves a pass makes")
+    s = st.session_state
+    return dict(n=s.toy_n, m=s.toy_m, samplers=tuple(s.toy_samplers), passes=s.toy_passes,
+                seed=s.toy_seed, skip=s.toy_skip)
+
+
+def problems(config):
+    """What is wrong with the settings, in words a user can act on."""
+    found = []
+    if not 1 <= config["n"] <= MAX_N:
+        found.append(f"n must be between 1 and {MAX_N:,}; it is {config['n']:,}.")
+    elif not 0 <= config["m"] <= config["n"]:
+        found.append(f"The initial m must be between 0 and n = {config['n']:,}; "
+                     f"it is {config['m']:,}.")
+    if not config["samplers"]:
+        found.append("Choose at least one sampler.")
+    if not 1 <= config["passes"] <= MAX_PASSES:
+        found.append(f"Passes per run must be between 1 and {MAX_PASSES:,}; "
+                     f"it is {config['passes']:,}.")
+    if not 0 <= config["seed"] <= MAX_SEED:
+        found.append(f"The seed must be between 0 and {MAX_SEED:,}; it is {config['seed']:,}.")
+    return found
+
+
+def build_race(config):
+    """Fresh chains for ``config``, all from the same initial state; stops playing."""
+    st.session_state.toy_race = Race(ToyModel(config["n"]), config["samplers"], config["seed"],
+                                     init={"m": config["m"]}, total_sweeps=config["passes"],
+                                     skip=config["skip"])
+    st.session_state.toy_config = config
+    st.session_state.toy_playing = False
+    st.query_params.update(n=config["n"], m=config["m"], seed=config["seed"],
+                           passes=config["passes"], samplers=",".join(config["samplers"]))
+
+
+def reset():
+    build_race(st.session_state.toy_config)
+
+
+# --- the live race ----------------------------------------------------------------------------
+def draw_race(race):
+    n = race.runs[next(iter(race.runs))].model.n
+    cols = st.columns(len(race.runs))
+    for col, (name, run) in zip(cols, race.runs.items()):
+        last = run.trace[-1]
+        col.metric(f"{label(name)} · pass {run.sweeps_done:,}", f"m = {last['m']:,}",
+                   help=f"log p(x, z) = {last['loglik']:,.1f}; "
+                        f"engine time {run.seconds * 1000:,.1f} ms; "
+                        f"temperature {last['temperature']:.2f}")
+    fig = traces_over_passes(race.trace_frame(), "m", "m (copies split as a b)",
+                             title="m against passes, every chain from the same start (Fig. 2b)")
+    fig.add_hline(y=n / 2, line_dash="dot", line_color=EXACT_COLOUR,
+                  annotation_text="n/2: TOKEN has escaped below this")
+    fig.update_yaxes(range=[-0.03 * n, 1.05 * n])
+    fig.update_xaxes(range=[0, max(race.total_sweeps, 1)])
+    st.plotly_chart(fig, key="toy_race_chart")
+
+
+# --- the exact posterior and the two histograms -----------------------------------------------
+def posterior_chart(n):
+    log_p = exact_log_posterior(n)
+    stride = max(1, (n + 1) // 4000)  # a line of ≤ ~4000 points looks the same and draws fast
+    m = np.unique(np.r_[np.arange(0, n + 1, stride), n])
+    fig = go.Figure(go.Scatter(x=m, y=log_p[m], mode="lines", name="log p(m | x)",
+                               line=dict(color=EXACT_COLOUR, width=2.5)))
+    note = f" (every {stride}th m drawn)" if stride > 1 else ""
+    return layout(fig, f"Exact log p(m | x), n = {n:,} (Fig. 2a){note}", "m", "log p(m | x)")
+
+
+def type_draws_chart(n, seed):
+    count = int(min(2000, max(50, DRAW_WORK // n)))
+    draws = type_draws(n, seed, count)
+    p = np.exp(exact_log_posterior(n))
+    top = int(max(draws.max(), np.searchsorted(np.cumsum(p), 1 - 1e-6)))
+    m = np.arange(top + 1)
+    observed = np.bincount(draws, minlength=top + 1)[: top + 1] / count
+    fig = go.Figure([
+        go.Bar(x=m, y=observed, name=f"TYPE's draws ({count:,} moves)",
+               marker_color=SAMPLER_COLOURS["type"], opacity=0.75),
+        go.Scatter(x=m, y=p[: top + 1], mode="markers+lines", name="exact p(m | x)",
+                   line=dict(color=EXACT_COLOUR, dash="dot"), marker=dict(size=8))])
+    layout(fig, "Every TYPE move draws m exactly from p(m | x)", "m", "proportion (log scale)")
+    fig.update_yaxes(type="log", range=[-6.5, 0.1])
+    return fig, count, draws
+
+
+def escape_chart(times):
+    escaped = times[times > 0]
+    values, counts = np.unique(escaped, return_counts=True)
+    fig = go.Figure(go.Bar(x=values, y=counts, marker_color=SAMPLER_COLOURS["token"],
+                           name="TOKEN chains"))
+    return layout(fig, "Passes TOKEN needs until m < n/2, started at m = n",
+                  "passes until m first drops below n/2", "chains")
+
+
+def explanation(model):
+    n = model.n
+    flip = model.token_flip_probability(n)
+    st.markdown("#### Why TOKEN is stuck at m = n and TYPE is not")
+    st.markdown("With θ ~ Dirichlet(1, 1, 1) over the words {a, b, ab} integrated out, an "
+                "analysis z with m copies split as `a b` has probability (eq. 1)")
+    st.latex(r"p(z \mid x) \propto g(m) = \frac{1^{(m)}\,1^{(m)}\,1^{(n-m)}}{3^{(n+m)}},"
+             r"\qquad p(m \mid x) = \binom{n}{m}\frac{g(m)}{\sum_{m'}\binom{n}{m'} g(m')}")
+    st.markdown("where a^(k) = a(a+1)…(a+k−1). **TOKEN** changes one copy at a time "
+                "(eq. 4). At m = n the other copies have made `a` and `b` frequent and `ab` "
+                "unseen, so re-joining one copy has probability")
+    st.latex(r"p(z_i = 0 \mid z_{-i}) = \frac{2n+2}{2n+2+n^2} \approx \frac{2}{n}")
+    st.markdown(f"— **{flip:.2e}** for n = {n:,}: a pass joins about {n * flip:.1f} copies, "
+                "and it takes several passes before enough `ab`s exist to pull m down, although "
+                "m = n is a far worse analysis (compare the two ends of the exact curve). "
+                "**TYPE** sees that every copy has the same type: it takes all n sites out, "
+                "draws m from eq. 7 (here exactly eq. 2) and splits a uniformly random m "
+                "of them, so one move lands wherever the posterior puts its mass. "
+                "**TOKEN-anneal** flattens eq. 4 with a temperature that cools from 10 to 1; "
+                "**TYPE-greedy** sets the block all-`ab` or all-`a b`, whichever of g(0) and "
+                "g(n) is larger.")
+
+
+# --- the page ---------------------------------------------------------------------------------
+through_app()
+st.title("Toy posterior: n copies of `ab`")
+st.caption("Liang, Jordan & Klein (2010), §2. Each copy of `ab` is either one word `ab` "
+           "(z = 0) or two words `a b` (z = 1); m counts the split copies.")
+warm_engine()
+first_visit_defaults()
+config = settings()
+issues = problems(config)
+if issues:
+    for text in issues:
+        st.error(text)
+    st.info("The chains below keep the last valid settings; fix the value to start new ones.")
+elif config != st.session_state.get("toy_config"):
+    build_race(config)
+
+applied = st.session_state.toy_config
+speed = playback.controls(KEY, on_reset=reset)
+playback.live(KEY, speed, draw_race)
+
+st.subheader("The exact posterior")
+left, right = st.columns(2)
+left.plotly_chart(posterior_chart(applied["n"]), key="toy_posterior_chart")
+fig, count, draws = type_draws_chart(applied["n"], applied["seed"])
+right.plotly_chart(fig, key="toy_type_draws_chart")
+exact_mean = float(np.exp(exact_log_posterior(applied["n"])) @ np.arange(applied["n"] + 1))
+right.caption(f"Mean m over {count:,} TYPE draws from m = n: {draws.mean():,.3f}; "
+              f"exact E[m | x] = {exact_mean:,.3f}. Each draw re-samples all n sites.")
+
+st.subheader("TOKEN's escape time")
+chains = st.number_input("Chains (seeds)", step=50, key="toy_chains",
+                         help="independent TOKEN chains from m = n, seeds derived from the seed")
+if not 1 <= chains <= 10_000:
+    st.error(f"The number of chains must be between 1 and 10,000; it is {chains:,}.")
+else:
+    times = escape_times(applied["n"], applied["seed"], chains)
+    stuck = int((times < 0).sum())
+    st.plotly_chart(escape_chart(times), key="toy_escape_chart")
+    if stuck < len(times):
+        st.caption(f"Median {np.median(times[times > 0]):.0f} passes over {len(times) - stuck:,} "
+                   f"chains that escaped; {stuck:,} did not within {ESCAPE_CAP:,} passes.")
+    else:
+        st.caption(f"None of the {len(times):,} chains escaped within {ESCAPE_CAP:,} passes.")
+
+explanation(ToyModel(applied["n"]))

@@ -1,0 +1,69 @@
+"""The app in a real headless Chromium: open it, go to the Toy page, step, play, find the plots."""
+import re
+
+from playwright.sync_api import expect
+
+expect.set_options(timeout=30_000)  # the first page load may wait for Numba's cache
+
+
+def metric_values(page):
+    return page.locator('[data-testid="stMetricLabel"]').all_inner_texts()
+
+
+def pass_numbers(page):
+    return [int(re.search(r"pass ([\d,]+)", text).group(1).replace(",", ""))
+            for text in metric_values(page)]
+
+
+def test_home_page_lists_the_lessons(page, app_url, screenshot):
+    page.goto(app_url)
+    expect(page.get_by_role("heading", name="Typeblocks")).to_be_visible()
+    expect(page.get_by_text("How to read the plots")).to_be_visible()
+    screenshot("home")
+
+
+def test_toy_page_steps_plays_and_plots(page, app_url, screenshot):
+    page.goto(app_url)
+    page.get_by_role("link", name="Toy posterior").first.click()
+    expect(page.get_by_role("heading", name=re.compile("^Toy posterior"))).to_be_visible()
+    expect(page.locator('[data-testid="stMetricLabel"]').first).to_contain_text("pass 0")
+
+    page.get_by_role("button", name="Step").click()
+    expect(page.locator('[data-testid="stMetricLabel"]').first).to_contain_text("pass 1")
+
+    page.get_by_role("button", name="Play").click()
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]
+                 .every(e => /pass ([3-9]|[1-9][0-9])/.test(e.innerText))""", timeout=60_000)
+    assert min(pass_numbers(page)) >= 3
+
+    # the race, the exact posterior, TYPE's draws and TOKEN's escape times
+    charts = page.locator(".js-plotly-plot")
+    expect(charts.nth(3)).to_be_visible()
+    assert charts.count() == 4
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    screenshot("toy_posterior")
+
+
+def test_toy_page_bad_n_keeps_the_chains(page, app_url):
+    page.goto(f"{app_url}/toy_posterior")
+    expect(page.locator('[data-testid="stMetricLabel"]').first).to_contain_text("pass 0")
+    page.get_by_role("button", name="Step").click()
+    expect(page.locator('[data-testid="stMetricLabel"]').first).to_contain_text("pass 1")
+    box = page.get_by_role("spinbutton", name="n — copies of `ab`")
+    box.fill("0")
+    box.press("Enter")
+    expect(page.get_by_text("n must be between 1 and 100,000; it is 0.")).to_be_visible()
+    expect(page.locator('[data-testid="stMetricLabel"]').first).to_contain_text("pass 1")
+
+
+def test_a_lesson_address_opened_first_gets_the_apps_navigation(page, fresh_server):
+    """Streamlit's old pages/ mode would run the page alone for a fresh server's first visitor."""
+    with fresh_server() as url:
+        page.goto(f"{url}/toy_posterior?n=77")
+        expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("m = 77")
+        nav = page.locator('[data-testid="stSidebarNav"]')
+        expect(nav.get_by_role("link", name=re.compile("Home"))).to_be_visible()
+        expect(nav.get_by_role("link", name=re.compile("^app"))).to_have_count(0)

@@ -1,0 +1,26 @@
+"""One colour per sampler, the same on every page, and a quiet Plotly layout."""
+from engine.samplers import LABELS
+
+SAMPLER_COLOURS = {"token": "#d1495b", "type": "#00798c", "anneal": "#edae49",
+                   "greedy": "#30638e", "sentence": "#6a4c93"}
+EXACT_COLOUR = "#3d3d3d"
+
+
+def label(name):
+    """The paper's name of a sampler (TOKEN, TYPE, …)."""
+    return LABELS.get(name, name)
+
+
+def layout(fig, title=None, x=None, y=None, height=340):
+    """Apply the lab's chart style in place and return the figure."""
+    fig.update_layout(title=title, height=height,
+                      margin=dict(l=60, r=20, t=50 if title else 20, b=40),
+                      # inside, top right: where these charts' curves and bars leave room
+                      legend=dict(yanchor="top", y=0.98, xanchor="right", x=0.99,
+                                  bgcolor="rgba(255,255,255,0.8)"),
+                      font=dict(size=13))
+    if x:
+        fig.update_xaxes(title_text=x)
+    if y:
+        fig.update_yaxes(title_text=y)
+    return fig
