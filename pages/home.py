@@ -1,7 +1,9 @@
 """Home: what the lab teaches, the lessons, and how to read the plots."""
 import streamlit as st
 
+from engine.samplers import NAMES
 from ui.entry import through_app
+from ui.theme import colour_key
 
 through_app()
 
@@ -25,10 +27,8 @@ st.markdown(
 
 st.subheader("How to read the plots")
 st.markdown(
-    "- **Colours** stand for samplers, the same on every page: "
-    "<span style='color:#d1495b'>■ TOKEN</span>, <span style='color:#00798c'>■ TYPE</span>, "
-    "<span style='color:#edae49'>■ TOKEN-anneal</span>, "
-    "<span style='color:#30638e'>■ TYPE-greedy</span>; exact quantities are dark grey.\n"
+    f"- **Colours** stand for samplers, the same on every page: {colour_key(NAMES)}; "
+    "exact quantities are dark grey.\n"
     "- **A pass** (sweep) visits every site once: TOKEN resamples each site in order; TYPE "
     "picks each site as a pivot in random order and resamples its whole type block.\n"
     "- **Traces against passes** start at pass 0, the shared initial state, so differences "

@@ -182,7 +182,7 @@ def explanation(model):
                 "(eq. 4). At m = n the other copies have made `a` and `b` frequent and `ab` "
                 "unseen, so re-joining one copy has probability")
     st.latex(r"p(z_i = 0 \mid z_{-i}) = \frac{2n+2}{2n+2+n^2} \approx \frac{2}{n}")
-    st.markdown(f"— **{flip:.2e}** for n = {n:,}: a pass joins about {n * flip:.1f} copies, "
+    st.markdown(f"— **{flip:.3g}** for n = {n:,}: a pass joins about {n * flip:.1f} copies, "
                 "and it takes several passes before enough `ab`s exist to pull m down, although "
                 "m = n is a far worse analysis (compare the two ends of the exact curve). "
                 "**TYPE** sees that every copy has the same type: it takes all n sites out, "

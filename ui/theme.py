@@ -2,8 +2,13 @@
 from engine.samplers import LABELS
 
 SAMPLER_COLOURS = {"token": "#d1495b", "type": "#00798c", "anneal": "#edae49",
-                   "greedy": "#30638e", "sentence": "#6a4c93"}
+                   "greedy": "#5b8e3e", "sentence": "#6a4c93"}
 EXACT_COLOUR = "#3d3d3d"
+
+
+def colour_key(names):
+    """HTML for an inline legend: a coloured square and the paper's name of each sampler."""
+    return ", ".join(f"<span style='color:{SAMPLER_COLOURS[n]}'>■</span> {label(n)}" for n in names)
 
 
 def label(name):

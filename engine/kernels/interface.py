@@ -15,54 +15,53 @@ import inspect
 from numba.extending import overload
 
 
-def _stub(name):
+def _stub(name, doc):
     def stub(*args):
         raise TypeError(f"{name} is a model-interface function: call it from njit code "
                         "with a model state that implements it")
     stub.__name__ = name
+    stub.__doc__ = doc
     return stub
 
 
-n_sites = _stub("n_sites")
-n_sites.__doc__ = "n_sites(state) -> int: the number of sites |S|; sites are 0 … |S|−1."
+n_sites = _stub("n_sites", """n_sites(state) -> int
+    The number of sites |S|; sites are 0 … |S|−1.""")
 
-n_values = _stub("n_values")
-n_values.__doc__ = "n_values(state) -> int: values a site can take (2 for binary models, K for the HMM)."
+n_values = _stub("n_values", """n_values(state) -> int
+    The values a site can take: 2 for binary models, K for the HMM.""")
 
-get_value = _stub("get_value")
-get_value.__doc__ = "get_value(state, s) -> int: the current b_s."
+get_value = _stub("get_value", """get_value(state, s) -> int
+    The current b_s.""")
 
-remove_site = _stub("remove_site")
-remove_site.__doc__ = ("remove_site(state, s): decrement the counts of the choices that depend on b_s "
-                       "and mark s removed (so ``conflicts`` can see it). Mutates state.")
+remove_site = _stub("remove_site", """remove_site(state, s)
+    Decrement the counts of the choices that depend on b_s and mark s removed (so ``conflicts``
+    can see it). Mutates state.""")
 
-add_site = _stub("add_site")
-add_site.__doc__ = ("add_site(state, s, v): set b_s = v on a removed site, increment the counts of "
-                    "Δz^{s:v} and unmark s. Mutates state.")
+add_site = _stub("add_site", """add_site(state, s, v)
+    Set b_s = v on a removed site, increment the counts of Δz^{s:v} and unmark s.
+    Mutates state.""")
 
-site_weights = _stub("site_weights")
-site_weights.__doc__ = ("site_weights(state, s, w): for a removed site, write w[v] ∝ p(b_s = v | rest) "
-                        "(eq. 4, linear scale, any common factor) for every value v.")
+site_weights = _stub("site_weights", """site_weights(state, s, w)
+    For a removed site, write w[v] ∝ p(b_s = v | rest) (eq. 4, linear scale, any common factor)
+    for every value v.""")
 
-type_key = _stub("type_key")
-type_key.__doc__ = ("type_key(state, s) -> int64: an exact key of the type t(z, s) = (Δn^{s:0}, Δn^{s:1}) "
-                    "(eq. 5) of a site none of whose choices is removed.")
+type_key = _stub("type_key", """type_key(state, s) -> int64
+    An exact key of the type t(z, s) = (Δn^{s:0}, Δn^{s:1}) (eq. 5) of a site none of whose
+    choices is removed.""")
 
-conflicts = _stub("conflicts")
-conflicts.__doc__ = ("conflicts(state, s) -> bool: whether a choice that depends on b_s has been removed, "
-                     "i.e. s conflicts with a site already in the block (or is in it).")
+conflicts = _stub("conflicts", """conflicts(state, s) -> bool
+    Whether a choice that depends on b_s has been removed, i.e. s conflicts with a site already
+    in the block (or is in it).""")
 
-block_candidates = _stub("block_candidates")
-block_candidates.__doc__ = ("block_candidates(state, s0, out) -> int: write into out, in a fixed order, "
-                            "sites that may share s0's type (a superset of them, s0 may be among them); "
-                            "return how many.")
+block_candidates = _stub("block_candidates", """block_candidates(state, s0, out) -> int
+    Write into out, in a fixed order, sites that may share s0's type (a superset of them; s0 may
+    be among them); return how many.""")
 
-block_delta = _stub("block_delta")
-block_delta.__doc__ = (
-    "block_delta(state, s0, v0, v1, base, d0, d1, sign) -> int: with the block S removed, write the "
-    "terms of g(m) (eq. 9): term j contributes sign[j] · log base[j]^(m·d1[j] + (|S|−m)·d0[j]), where "
-    "base is α_r μ_ro + n_ro^{-S} (sign +1) or α_r + n_r^{-S} (sign −1) and d0, d1 are the counts one "
-    "site adds with value v0, v1. Return the number of terms.")
+block_delta = _stub("block_delta", """block_delta(state, s0, v0, v1, base, d0, d1, sign) -> int
+    With the block S removed, write the terms of g(m) (eq. 9): term j contributes
+    sign[j] · log base[j]^(m·d1[j] + (|S|−m)·d0[j]), where base is α_r μ_ro + n_ro^{-S} (sign +1)
+    or α_r + n_r^{-S} (sign −1) and d0, d1 are the counts one site adds with value v0, v1.
+    Return the number of terms.""")
 
 
 def for_state(state_class):
