@@ -54,6 +54,24 @@ def first_visit_defaults():
     st.session_state.toy_chains = 200
 
 
+PRESETS = {
+    "Fig. 2: n = 1,000 from m = n": dict(n=1000, m=1000, passes=30,
+                                        samplers=["token", "type", "anneal", "greedy"]),
+    "Small n = 12: TYPE's draws, m by m": dict(n=12, m=12, passes=50, samplers=["token", "type"]),
+    "n = 100,000: TOKEN stuck longer": dict(n=100_000, m=100_000, passes=30,
+                                           samplers=["token", "type"]),
+    "From the mode (m = 0): both stay": dict(n=1000, m=0, passes=30, samplers=["token", "type"]),
+}
+
+
+def apply_preset():
+    preset = PRESETS.get(st.session_state.toy_preset)
+    if preset:
+        for name, value in preset.items():
+            st.session_state[f"toy_{name}"] = value
+        st.session_state.toy_n_before = preset["n"]
+
+
 def follow_n():
     """Keep 'start at m = n' when n changes (the paper's start), if m was at n before."""
     if st.session_state.toy_m == st.session_state.toy_n_before:
@@ -64,6 +82,8 @@ def follow_n():
 def settings():
     with st.sidebar:
         st.header("Settings")
+        st.selectbox("Preset", list(PRESETS), index=None, key="toy_preset", on_change=apply_preset,
+                     placeholder="Choose a lesson preset…")
         st.number_input("n — copies of `ab`", step=1, key="toy_n", on_change=follow_n,
                         help=f"1 … {MAX_N:,}")
         st.number_input("initial m — copies split as `a b`", step=1, key="toy_m",

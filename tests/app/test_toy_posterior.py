@@ -160,3 +160,14 @@ def test_address_bar_settings_are_used_and_bad_ones_explained(open_page):
     assert "`n=abc`" in warnings and "whole number" in warnings
     assert "`samplers=token,gibbs`" in warnings
     assert ms(at) == [1000, 1000]
+
+
+def test_presets_set_the_settings_and_start_new_chains(open_page):
+    at = open_page(PAGE)
+    at.selectbox(key="toy_preset").set_value("Small n = 12: TYPE's draws, m by m").run()
+    assert at.number_input(key="toy_n").value == 12 and ms(at) == [12, 12]
+    at.selectbox(key="toy_preset").set_value("Fig. 2: n = 1,000 from m = n").run()
+    assert len(at.metric) == 4 and ms(at) == [1000] * 4
+    at.selectbox(key="toy_preset").set_value("From the mode (m = 0): both stay").run()
+    at.button(key="toy_step").click().run()
+    assert passes(at) == [1, 1] and max(ms(at)) < 10
