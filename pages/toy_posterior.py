@@ -154,14 +154,21 @@ def draw_race(race):
 
 
 # --- the exact posterior and the two histograms -----------------------------------------------
+@st.cache_data(max_entries=16, show_spinner=False)
+def exact_log_posterior_z(n):
+    return ToyModel(n).log_posterior_z()
+
+
 def posterior_chart(n):
-    log_p = exact_log_posterior(n)
     stride = max(1, (n + 1) // 4000)  # a line of ≤ ~4000 points looks the same and draws fast
     m = np.unique(np.r_[np.arange(0, n + 1, stride), n])
-    fig = go.Figure(go.Scatter(x=m, y=log_p[m], mode="lines", name="log p(m | x)",
-                               line=dict(color=EXACT_COLOUR, width=2.5)))
+    fig = go.Figure([
+        go.Scatter(x=m, y=exact_log_posterior_z(n)[m], mode="lines", name="log p(z | x), one z",
+                   line=dict(color="#8a8a8a", width=2, dash="dash")),
+        go.Scatter(x=m, y=exact_log_posterior(n)[m], mode="lines", name="log p(m | x)",
+                   line=dict(color=EXACT_COLOUR, width=2.5))])
     note = f" (every {stride}th m drawn)" if stride > 1 else ""
-    return layout(fig, f"Exact log p(m | x), n = {n:,} (Fig. 2a){note}", "m", "log p(m | x)")
+    return layout(fig, f"Exact posterior, n = {n:,} (Fig. 2a){note}", "m", "log probability")
 
 
 def type_draws_chart(n, seed):
@@ -204,7 +211,7 @@ def explanation(model):
     st.latex(r"p(z_i = 0 \mid z_{-i}) = \frac{2n+2}{2n+2+n^2} \approx \frac{2}{n}")
     st.markdown(f"— **{flip:.3g}** for n = {n:,}: a pass joins about {n * flip:.1f} copies, "
                 "and it takes several passes before enough `ab`s exist to pull m down, although "
-                "m = n is a far worse analysis (compare the two ends of the exact curve). "
+                "m = n is a far worse analysis (compare the two ends of the dashed curve). "
                 "**TYPE** sees that every copy has the same type: it takes all n sites out, "
                 "draws m from eq. 7 (here exactly eq. 2) and splits a uniformly random m "
                 "of them, so one move lands wherever the posterior puts its mass. "
@@ -236,6 +243,9 @@ playback.live(KEY, speed, draw_race)
 st.subheader("The exact posterior")
 left, right = st.columns(2)
 left.plotly_chart(posterior_chart(applied["n"]), key="toy_posterior_chart")
+left.caption("Dashed: one analysis z with m split copies (eq. 1) — bimodal, with modes at m = 0 and "
+             "m = n, which is where TOKEN gets stuck. Solid: the number m itself (eq. 2), "
+             "which adds up the C(n, m) analyses with that m.")
 fig, count, draws = type_draws_chart(applied["n"], applied["seed"])
 right.plotly_chart(fig, key="toy_type_draws_chart")
 exact_mean = float(np.exp(exact_log_posterior(applied["n"])) @ np.arange(applied["n"] + 1))

@@ -7,7 +7,7 @@ modes at m ≈ 0 and m = n, and TOKEN started at m = n needs several passes to l
 import math
 
 import numpy as np
-from scipy.special import logsumexp
+from scipy.special import gammaln, logsumexp
 
 from engine.core.rng import chain_rngs, make_rng
 from engine.core.special import log_rising
@@ -80,6 +80,15 @@ class ToyModel:
         out = np.empty(self.n + 1)
         kernels.log_posterior_unnormalised(self.n, out)
         return out - logsumexp(out)
+
+    def log_posterior_z(self):
+        """Normalised log p(z | x) of one analysis z with m split copies, m = 0 … n (eq. 1):
+        log p(m | x) − log C(n, m). It is bimodal, m = 0 and m = n both being modes in z-space
+        (one flip away from each is worse), which is what traps TOKEN; p(m | x) sums the
+        C(n, m) analyses and so has no mode at m = n.
+        """
+        m = np.arange(self.n + 1)
+        return self.log_posterior() - (gammaln(self.n + 1) - gammaln(m + 1) - gammaln(self.n - m + 1))
 
     # --- TOKEN's escape from m = n -------------------------------------------------------------
     def token_escape_times(self, seed, chains, max_passes=1000):

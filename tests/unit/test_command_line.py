@@ -1,0 +1,75 @@
+"""python -m engine as a user runs it: the files it writes, and one-line errors with status 2."""
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.models.toy import ToyModel
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def engine(*args):
+    return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_toy_posterior_writes_m_and_log_p(tmp_path):
+    out = tmp_path / "posterior.csv"
+    done = engine("toy-posterior", "--n", 25, "--out", out)
+    assert done.returncode == 0, done.stderr
+    frame = pd.read_csv(out)
+    assert list(frame.columns) == ["m", "log_p"] and list(frame.m) == list(range(26))
+    np.testing.assert_allclose(frame.log_p, ToyModel(25).log_posterior(), rtol=1e-9)
+
+
+@pytest.mark.parametrize("sampler", ["token", "type", "anneal", "greedy"])
+def test_run_writes_a_trace_row_per_sweep_and_the_samples(tmp_path, sampler):
+    trace, samples = tmp_path / "trace.csv", tmp_path / "samples.txt"
+    done = engine("run", "--model", "toy", "--n", 40, "--init-m", 40, "--sampler", sampler,
+                  "--iters", 6, "--seed", 1, "--trace", trace, "--samples", samples)
+    assert done.returncode == 0, done.stderr
+    frame = pd.read_csv(trace)
+    assert {"iteration", "seconds", "loglik", "m"} <= set(frame.columns)
+    assert list(frame.iteration) == list(range(7)) and frame.m[0] == 40
+    lines = samples.read_text().splitlines()
+    assert len(lines) == 6
+    values = np.array([[int(v) for v in line.split(" ")] for line in lines])
+    assert values.shape == (6, 40) and set(values.ravel()) <= {0, 1}
+    assert list(values.sum(axis=1)) == list(frame.m[1:])
+
+
+def test_the_same_seed_gives_the_same_run(tmp_path):
+    for name in ("a", "b"):
+        engine("run", "--model", "toy", "--n", 300, "--sampler", "token", "--iters", 5,
+               "--seed", 9, "--trace", tmp_path / f"{name}.csv")
+    a, b = (pd.read_csv(tmp_path / f"{name}.csv").drop(columns="seconds") for name in "ab")
+    pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["toy-posterior", "--n", "0", "--out", "{tmp}/p.csv"], "must be between 1 and 100,000, got 0"),
+    (["toy-posterior", "--n", "abc", "--out", "{tmp}/p.csv"], "expected a whole number, got 'abc'"),
+    (["toy-posterior", "--n", "5"], "the following arguments are required: --out"),
+    (["run", "--model", "toy", "--n", "10", "--init-m", "11", "--sampler", "token", "--iters", "1",
+      "--seed", "0", "--trace", "{tmp}/t.csv"], "--init-m must be at most --n = 10, got 11"),
+    (["run", "--model", "toy", "--sampler", "gibbs", "--iters", "1", "--seed", "0",
+      "--trace", "{tmp}/t.csv"], "invalid choice: 'gibbs'"),
+    (["run", "--model", "toy", "--sampler", "type", "--iters", "-2", "--seed", "0",
+      "--trace", "{tmp}/t.csv"], "must be at least 0, got -2"),
+    (["run", "--model", "hmm", "--sampler", "type", "--iters", "1", "--seed", "0",
+      "--trace", "{tmp}/t.csv"], "invalid choice: 'hmm'"),
+    (["run", "--model", "toy", "--sampler", "type", "--iters", "1", "--seed", "0",
+      "--trace", "{tmp}/no/such/folder/t.csv"], "its folder does not exist"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+])
+def test_bad_arguments_give_one_line_and_status_2(tmp_path, args, says):
+    done = engine(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+    assert not list(tmp_path.iterdir())  # nothing half-written

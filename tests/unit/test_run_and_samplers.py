@@ -1,0 +1,140 @@
+"""Run, Race and the samplers' bookkeeping: determinism, step = sweep, Infos, traces, schedules."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.core.rng import make_rng
+from engine.models.toy import ToyModel
+from engine.run import Race, Run
+from engine.samplers import NAMES, make_sampler, schedule
+from tests.statistical.exact import toy_log_g
+
+
+def frame_without_time(run):
+    return run.trace_frame().drop(columns="seconds")
+
+
+@pytest.mark.parametrize("sampler", NAMES)
+def test_same_seed_same_trace_and_state(sampler):
+    runs = [Run(ToyModel(200), sampler, seed=3, total_sweeps=20) for _ in range(2)]
+    for run in runs:
+        for _ in run.advance(20):
+            pass
+    pd.testing.assert_frame_equal(frame_without_time(runs[0]), frame_without_time(runs[1]))
+    assert np.array_equal(runs[0].state.z, runs[1].state.z)
+    starts = [Run(ToyModel(200), sampler, seed, init={"m": 100}, total_sweeps=20).state.z
+              for seed in (3, 4)]
+    assert not np.array_equal(*starts)  # another seed, another chain
+
+
+@pytest.mark.parametrize("sampler", ["token", "type"])
+def test_a_sweep_of_single_moves_equals_one_sweep(sampler):
+    by_move, by_sweep = (Run(ToyModel(50), sampler, seed=5, init={"m": 25}) for _ in range(2))
+    infos = list(by_move.advance(3, by="move"))
+    for _ in by_sweep.advance(3):
+        pass
+    assert np.array_equal(by_move.state.z, by_sweep.state.z)
+    assert by_move.rng.random() == by_sweep.rng.random()  # the same draws were consumed
+    assert sum(info.sweep_done for info in infos) == 3
+    assert len(by_move.trace) == len(by_sweep.trace) == 4
+
+
+def test_token_move_info_describes_one_site():
+    run = Run(ToyModel(10), "token", seed=6)
+    for s in range(10):
+        info = run.step()
+        assert info.kind == "token" and info.pivot == s and list(info.block) == [s]
+        assert info.after[0] == run.state.z[s] == info.drawn
+        assert np.exp(info.log_p).sum() == pytest.approx(1.0)
+        assert len(info.changed) == int(info.before[0] != info.after[0])
+    assert info.sweep_done
+
+
+def test_type_move_info_on_the_toy_is_one_block_of_every_site():
+    n = 40
+    run = Run(ToyModel(n), "type", seed=7, skip=False)
+    info = run.step()
+    assert info.kind == "type" and sorted(info.block) == list(range(n))
+    assert info.block[0] == info.pivot
+    assert len(info.log_p) == n + 1 and np.exp(info.log_p).sum() == pytest.approx(1.0)
+    assert info.drawn == run.state.z.sum() == info.after.sum()
+    assert np.array_equal(info.changed, info.block[info.before != info.after])
+    # eq. 7 on the toy is eq. 2: the move's distribution over m is the exact posterior
+    np.testing.assert_allclose(info.log_p, ToyModel(n).log_posterior(), atol=1e-9)
+
+
+def test_trace_has_row_0_for_the_start_and_one_row_per_sweep():
+    run = Run(ToyModel(30), "type", seed=8, total_sweeps=5)
+    for _ in run.advance(5):
+        pass
+    frame = run.trace_frame()
+    assert list(frame.iteration) == list(range(6))
+    assert {"iteration", "seconds", "loglik", "temperature", "m", "mean_block_size"} <= set(frame)
+    assert frame.m.iloc[0] == 30
+    assert frame.seconds.is_monotonic_increasing
+    assert (frame.mean_block_size.iloc[1:] == 30).all()  # the block is all 30 sites
+    assert "mean_block_size" not in Run(ToyModel(30), "token", seed=8).trace_frame()
+
+
+def test_pausing_and_resuming_changes_nothing():
+    whole, paused = (Run(ToyModel(100), "anneal", seed=9, total_sweeps=10) for _ in range(2))
+    for _ in whole.advance(5):
+        pass
+    for chunk in (3, 2):
+        for _ in paused.advance(chunk):
+            pass
+    pd.testing.assert_frame_equal(frame_without_time(whole), frame_without_time(paused))
+
+
+def test_anneal_schedule_cools_from_10_to_1_over_the_first_half():
+    temp = schedule.anneal(100)
+    assert [temp(s) for s in (0, 25, 50, 99)] == pytest.approx([10.0, 5.5, 1.0, 1.0])
+    run = Run(ToyModel(20), "anneal", seed=10, total_sweeps=8)
+    for _ in run.advance(8):
+        pass
+    # row k was made by sweep k − 1, at the temperature of that sweep
+    assert list(run.trace_frame().temperature[1:]) == pytest.approx([10, 7.75, 5.5, 3.25, 1, 1, 1, 1])
+    with pytest.raises(ValueError, match="total_sweeps"):
+        schedule.anneal(0)
+
+
+def test_unknown_sampler_names_the_choices():
+    with pytest.raises(ValueError, match="unknown sampler 'gibbs': choose one of token, type"):
+        make_sampler("gibbs")
+    with pytest.raises(ValueError, match="needs the run's length"):
+        make_sampler("anneal")
+
+
+@pytest.mark.parametrize("n", [1, 3, 10, 100])
+@pytest.mark.parametrize("init_m", [0, 1, "n"])
+def test_greedy_sets_the_block_to_the_more_probable_of_all_0_and_all_1(n, init_m):
+    """TYPE-greedy (§5.1): all-`ab` if g(0) > g(n), else all `a b`; it never draws."""
+    m0 = n if init_m == "n" else init_m
+    run = Run(ToyModel(n), "greedy", seed=11, init={"m": m0})
+    run.sweep()
+    expected = 0 if toy_log_g(n, 0) > toy_log_g(n, n) else n
+    assert run.state.z.sum() == expected
+
+
+def test_race_starts_every_sampler_from_the_same_state_and_stops_at_its_length():
+    race = Race(ToyModel(60), NAMES, seed=12, init={"m": 30}, total_sweeps=4)
+    starts = {tuple(run.model.values(run.state)) for run in race.runs.values()}
+    assert len(starts) == 1
+    race.sweep(10)
+    assert race.finished and all(run.sweeps_done == 4 for run in race.runs.values())
+    frame = race.trace_frame()
+    assert sorted(frame.sampler.unique()) == sorted(NAMES) and len(frame) == 4 * 5
+    with pytest.raises(ValueError, match="at least one sampler"):
+        Race(ToyModel(5), [], seed=0)
+
+
+def test_run_for_spends_its_time_budget_in_whole_sweeps():
+    run = Run(ToyModel(1000), "token", seed=13)
+    assert run.run_for(0.0, max_sweeps=5) == 1  # at least one sweep
+    assert run.run_for(10.0, max_sweeps=5) == 5  # never more than max_sweeps
+
+
+def test_kernels_refuse_python_callers_of_the_interface():
+    from engine.kernels import interface
+    with pytest.raises(TypeError, match="model-interface function"):
+        interface.n_sites(ToyModel(3).new_state(make_rng(0)))
