@@ -8,7 +8,8 @@ moves in ``moves.py`` then compile once per model and load from Numba's cache li
 Vocabulary (the paper's): a *site* s carries a variable b_s with values 0 … n_values−1;
 ``remove_site`` takes away the choices Δz^{s:b_s} that depend on b_s and ``add_site`` puts back
 Δz^{s:v}. Between the two the site is *removed*, and the counts are n^{-s} (or n^{-S} for a block).
-The Python functions here only raise: they are never meant to run.
+The Python functions here only raise: they are never meant to run. ``weights_by_removal`` and
+``set_by_removal`` in moves.py give token_weights and set_value to models with no faster way.
 """
 import inspect
 
@@ -45,9 +46,21 @@ site_weights = _stub("site_weights", """site_weights(state, s, w)
     For a removed site, write w[v] ∝ p(b_s = v | rest) (eq. 4, linear scale, any common factor)
     for every value v.""")
 
+token_weights = _stub("token_weights", """token_weights(state, s, w)
+    Like site_weights, but for a site whose choices are in place: the model discounts the
+    site's own counts itself. TOKEN uses it so that a move that keeps b_s writes nothing.""")
+
+set_value = _stub("set_value", """set_value(state, s, v)
+    Set b_s = v on a site whose choices are in place, updating the counts (nothing to do when
+    v = b_s). Mutates state.""")
+
 type_key = _stub("type_key", """type_key(state, s) -> int64
-    An exact key of the type t(z, s) = (Δn^{s:0}, Δn^{s:1}) (eq. 5) of a site none of whose
-    choices is removed.""")
+    A key of the type t(z, s) = (Δn^{s:0}, Δn^{s:1}) (eq. 5) of a site none of whose choices is
+    removed: equal types give equal keys. Models whose keys are hashes confirm with same_type.""")
+
+same_type = _stub("same_type", """same_type(state, s0, s) -> bool
+    Exactly whether s has the type of the pivot s0, given that their keys are equal (s0 may be
+    removed; s is not).""")
 
 conflicts = _stub("conflicts", """conflicts(state, s) -> bool
     Whether a choice that depends on b_s has been removed, i.e. s conflicts with a site already

@@ -10,48 +10,72 @@ from numba import njit
 from engine.core.draw import draw_log_weights, draw_weights, random_permutation, random_subset
 from engine.core.special import log_binom, log_rising
 from engine.kernels.interface import (add_site, block_candidates, block_delta, conflicts,
-                                      get_value, n_sites, n_values, remove_site, site_weights,
-                                      type_key)
+                                      get_value, n_sites, n_values, remove_site, same_type,
+                                      set_value, site_weights, token_weights, type_key)
 
 # Terms of g(m) one block may need (eq. 9): a few outcomes and rows per site value.
 MAX_DELTA_TERMS = 64
 
 
 @njit(cache=True)
-def token_move(rng, state, s, inv_temp, w):
-    """Resample site s from p(b_s | rest)^inv_temp (eq. 4); return the new value.
+def weights_by_removal(state, s, w):
+    """token_weights for models with no faster way: remove the site, weigh it, put it back."""
+    v = get_value(state, s)
+    remove_site(state, s)
+    site_weights(state, s, w)
+    add_site(state, s, v)
+
+
+@njit(cache=True)
+def set_by_removal(state, s, v):
+    """set_value for models with no faster way."""
+    if v != get_value(state, s):
+        remove_site(state, s)
+        add_site(state, s, v)
+
+
+@njit(cache=True)
+def token_sweep(rng, state, start, stop, inv_temp, w):
+    """TOKEN over sites start … stop−1 in order: each b_s from p(b_s | rest)^inv_temp (eq. 4).
 
     Parameters
     ----------
     rng : numpy.random.Generator
     state : model state (namedtuple of arrays), mutated in place
-    s : int
-        The site.
+    start, stop : int
+        The sites to visit.
     inv_temp : float64
         Inverse temperature; 1.0 samples the posterior's conditional.
     w : float64[n_values]
-        Work buffer; on return w[v] holds the tempered, unnormalised weight of value v.
+        Work buffer; on return w[v] holds the last site's tempered, unnormalised weights.
+
+    Returns
+    -------
+    int
+        How many sites changed value.
     """
-    remove_site(state, s)
-    site_weights(state, s, w)
+    # The loop calls the model directly, with no per-site helper taking the state in between:
+    # each such call layer, passing a large state tuple, was measured at ~0.2 µs per site.
     k = n_values(state)
-    if inv_temp != 1.0:
-        for v in range(k):
-            w[v] = w[v] ** inv_temp
-    v = draw_weights(rng, w, k)
-    add_site(state, s, v)
-    return v
-
-
-@njit(cache=True)
-def token_sweep(rng, state, start, stop, inv_temp, w):
-    """TOKEN over sites start … stop−1 in order; return how many sites changed value."""
     changed = 0
     for s in range(start, stop):
         old = get_value(state, s)
-        if token_move(rng, state, s, inv_temp, w) != old:
+        token_weights(state, s, w)
+        if inv_temp != 1.0:
+            for v in range(k):
+                w[v] = w[v] ** inv_temp
+        v = draw_weights(rng, w, k)
+        if v != old:  # most moves keep the value: then nothing is written
+            set_value(state, s, v)
             changed += 1
     return changed
+
+
+@njit(cache=True)
+def token_move(rng, state, s, inv_temp, w):
+    """Resample site s alone (a one-site token_sweep); return its new value."""
+    token_sweep(rng, state, s, s + 1, inv_temp, w)
+    return get_value(state, s)
 
 
 @njit(cache=True)
@@ -93,7 +117,7 @@ def gather_block(state, s0, v0, v1, candidates, block, before):
         value = get_value(state, s)
         if value != v0 and value != v1:
             continue
-        if type_key(state, s) != key:
+        if type_key(state, s) != key or not same_type(state, s0, s):
             continue
         before[size] = value
         remove_site(state, s)

@@ -78,9 +78,24 @@ def _site_weights(state, s, w):
     w[1] = (PRIOR + n_a) * (PRIOR + n_b)
 
 
+@implements(interface.token_weights)
+def _token_weights(state, s, w):
+    moves.weights_by_removal(state, s, w)
+
+
+@implements(interface.set_value)
+def _set_value(state, s, v):
+    moves.set_by_removal(state, s, v)
+
+
 @implements(interface.type_key)
 def _type_key(state, s):
     return np.int64(0)  # every site adds the same counts: one type (§2)
+
+
+@implements(interface.same_type)
+def _same_type(state, s0, s):
+    return True
 
 
 @implements(interface.conflicts)

@@ -1,0 +1,136 @@
+"""The unigram segmentation model (USM) of Goldwater, Griffiths & Johnson (2009), as in their
+`segment` program (SPEC §3): a Dirichlet process over words with a length-penalising base
+distribution P₀, and a Beta(ρ/2, ρ/2) choice after each word of whether the utterance ends.
+
+Its exact log-probability of a segmented corpus, the product of the predictive probabilities in
+corpus order, is eq. 3 of Liang et al. with two restaurants (words, utterance ends).
+"""
+import math
+
+import numpy as np
+
+from engine.kernels import usm as kernels
+
+
+class UsmModel:
+    """A corpus of utterances (strings of one-character symbols) under the USM.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        The utterances, without word boundaries.
+    gold_bound : uint8[T] or None
+        The gold segmentation, as ``bound`` (1 where a gold word ends); enables the measures.
+    alpha0, p_boundary, rho : float
+        α₀ (DP concentration), p# (P₀'s word-end probability) and ρ (the utterance-end prior).
+    """
+
+    name = "usm"
+
+    def __init__(self, texts, gold_bound=None, alpha0=20.0, p_boundary=0.5, rho=2.0):
+        check_hyperparameters(alpha0, p_boundary, rho)
+        if not texts or not all(texts):
+            raise ValueError("the corpus needs at least one utterance and no empty ones")
+        self.texts = tuple(texts)
+        self.alpha0, self.p_boundary, self.rho = float(alpha0), float(p_boundary), float(rho)
+        self.alphabet = sorted(set("".join(self.texts)))
+        code = {symbol: i for i, symbol in enumerate(self.alphabet)}
+        self.chars = np.array([code[c] for text in self.texts for c in text], dtype=np.int32)
+        lengths = np.array([len(text) for text in self.texts], dtype=np.int64)
+        self.utt_start = np.r_[0, np.cumsum(lengths)].astype(np.int64)
+        self.final = np.zeros(len(self.chars), dtype=np.uint8)
+        self.final[self.utt_start[1:] - 1] = 1
+        self.site_pos = np.flatnonzero(self.final == 0).astype(np.int64)
+        self.site_of = np.full(len(self.chars), -1, dtype=np.int64)
+        self.site_of[self.site_pos] = np.arange(len(self.site_pos))
+        self.base = word_base(int(lengths.max()), len(self.alphabet), self.alpha0, self.p_boundary)
+        self.prefix = np.empty(len(self.chars) + 1, dtype=np.uint64)
+        self.power = np.empty(len(self.chars) + 1, dtype=np.uint64)
+        kernels.fill_prefix_hashes(self.chars, self.prefix, self.power)
+        self.gold_bound = gold_bound
+
+    @property
+    def n_sites(self):
+        return len(self.site_pos)
+
+    # --- states -------------------------------------------------------------------------------
+    def new_state(self, rng, eta=1.0):
+        """Each site a boundary with probability η (Liang et al. §5.2; 1.0 = every symbol a word)."""
+        if not 0.0 <= eta <= 1.0:
+            raise ValueError(f"η must be in [0, 1] (got {eta})")
+        bound = self.final.copy()
+        bound[self.site_pos] = rng.random(self.n_sites) < eta
+        return self.state_from_bound(bound)
+
+    def state_from_bound(self, bound):
+        """A state for the segmentation ``bound`` (uint8[T]; utterance ends must be 1)."""
+        bound = np.asarray(bound, dtype=np.uint8).copy()
+        if bound.shape != self.final.shape or not bound[self.final == 1].all():
+            raise ValueError("a segmentation must give every symbol a 0/1 and end every utterance")
+        t = len(self.chars)
+        # the arrays can hold every word of any segmentation at load ≤ 1/2; only the first
+        # counts[CAPACITY] slots are used, doubling as the lexicon grows
+        capacity = max(kernels.MIN_CAPACITY, 1 << int(2 * t).bit_length())
+        used = kernels.MIN_CAPACITY
+        state = kernels.UsmState(
+            chars=self.chars, bound=bound, final=self.final, site_pos=self.site_pos,
+            site_of=self.site_of, prefix=self.prefix, power=self.power, base=self.base,
+            params=np.array([self.alpha0, self.rho]),
+            lex_key=np.zeros(capacity, np.uint64), lex_start=np.zeros(capacity, np.int64),
+            lex_len=np.zeros(capacity, np.int64), lex_count=np.zeros(capacity, np.int64),
+            lex_head=np.full(capacity, -1, np.int64),
+            occ_next=np.full(t, -1, np.int64), occ_prev=np.full(t, -1, np.int64),
+            counts=np.array([0, 0, 0, used, 64 - used.bit_length() + 1], dtype=np.int64),
+            removed=np.zeros(t, np.uint8))
+        kernels.count_all_words(state)
+        return state
+
+    # --- likelihood and measures ----------------------------------------------------------------
+    def loglik(self, state):
+        """Exact log p(corpus, segmentation), recounted from the boundaries alone."""
+        return kernels.log_likelihood(self.state_from_bound(state.bound))
+
+    def loglik_running(self, state):
+        """The same from the state's running counts (equal to ``loglik`` when they are right)."""
+        return kernels.log_likelihood(state)
+
+    def measures(self, state):
+        if self.gold_bound is None:
+            return {}
+        from engine.metrics import segmentation_scores
+        return segmentation_scores(self.chars, self.utt_start, state.bound, self.gold_bound)
+
+    def values(self, state):
+        return state.bound[self.site_pos]
+
+    def words(self, state):
+        """The segmentation as a list of word lists, one per utterance."""
+        out = []
+        for u, text in enumerate(self.texts):
+            start = self.utt_start[u]
+            cuts = np.flatnonzero(state.bound[start:start + len(text)]) + 1
+            out.append([text[i:j] for i, j in zip(np.r_[0, cuts[:-1]], cuts)])
+        return out
+
+
+def check_hyperparameters(alpha0, p_boundary, rho):
+    """Refuse values outside the model's range with a message naming the setting."""
+    if not (math.isfinite(alpha0) and alpha0 > 0):
+        raise ValueError(f"α₀ must be a positive number (got {alpha0})")
+    if not 0.0 < p_boundary < 1.0:
+        raise ValueError(f"p# must be strictly between 0 and 1 (got {p_boundary})")
+    if not (math.isfinite(rho) and rho > 0):
+        raise ValueError(f"ρ must be a positive number (got {rho})")
+
+
+def word_base(longest, n_symbols, alpha0, p_boundary):
+    """α₀ P₀(w) by word length M = 0 … longest: α₀ p# (1 − p#)^(M−1) / |Σ|^M (float64[longest+1])."""
+    m = np.arange(longest + 1, dtype=float)
+    log_base = (math.log(alpha0) + math.log(p_boundary) + (m - 1) * math.log1p(-p_boundary)
+                - m * math.log(n_symbols))
+    base = np.exp(log_base)
+    base[0] = 0.0
+    if longest >= 1 and not base[longest] > 1e-300:
+        raise ValueError(f"an utterance of {longest:,} symbols is too long for this model "
+                         "(its base probability underflows): split long lines into utterances")
+    return base
