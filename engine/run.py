@@ -17,6 +17,9 @@ class Run:
     def __init__(self, model, sampler, seed, init=None, total_sweeps=None, skip=True):
         """model: a model object; sampler: a name from engine.samplers.NAMES; init: keyword
         arguments of model.new_state (e.g. {"m": 1000} or {"eta": 0.5})."""
+        if sampler not in model.samplers:
+            raise ValueError(f"the {model.name} model has no {sampler} sampler: choose one of "
+                             f"{', '.join(model.samplers)}")
         self.model = model
         self.sampler_name = sampler
         self.seed = int(seed)
@@ -77,9 +80,7 @@ class Run:
                "loglik": self.model.loglik(self.state),
                "temperature": info.temperature if info else self.sampler.temperature()}
         row.update(self.model.measures(self.state))
-        if self.sampler.kind == "type":
-            # a sweep finished by single moves has no sweep summary
-            row["mean_block_size"] = getattr(info, "mean_block_size", float("nan"))
+        row.update(self.sampler.sweep_figures())
         return row
 
     def trace_frame(self):

@@ -8,7 +8,6 @@ import streamlit as st
 
 from engine.models.toy import MAX_N, ToyModel
 from engine.run import Race
-from engine.samplers import NAMES
 from ui import playback
 from ui.charts import traces_over_passes
 from ui.entry import through_app
@@ -49,7 +48,8 @@ def first_visit_defaults():
     st.session_state.toy_m = read_int("m", n, 0, n, "the initial m")
     st.session_state.toy_seed = read_int("seed", 0, 0, MAX_SEED, "the seed")
     st.session_state.toy_passes = read_int("passes", 30, 1, MAX_PASSES, "the number of passes")
-    st.session_state.toy_samplers = read_choices("samplers", ["token", "type"], NAMES, "samplers")
+    st.session_state.toy_samplers = read_choices("samplers", ["token", "type"],
+                                                 ToyModel.samplers, "samplers")
     st.session_state.toy_skip = True
     st.session_state.toy_chains = 200
 
@@ -88,7 +88,7 @@ def settings():
                         help=f"1 … {MAX_N:,}")
         st.number_input("initial m — copies split as `a b`", step=1, key="toy_m",
                         help="0 … n; the paper starts at m = n")
-        st.multiselect("Samplers", NAMES, format_func=label, key="toy_samplers")
+        st.multiselect("Samplers", ToyModel.samplers, format_func=label, key="toy_samplers")
         st.number_input("Passes per run", step=1, key="toy_passes",
                         help="TOKEN-anneal cools from 10 to 1 over the first half of the run")
         st.number_input("Seed", step=1, key="toy_seed",

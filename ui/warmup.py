@@ -3,14 +3,13 @@ import streamlit as st
 
 from engine.models.toy import ToyModel
 from engine.run import Race
-from engine.samplers import NAMES
 
 
 @st.cache_resource(show_spinner="Loading the sampler engine…")
 def warm_engine():
     """Run each sampler and each toy computation on a tiny problem (kernels load from cache)."""
     model = ToyModel(4)
-    Race(model, NAMES, seed=0, total_sweeps=2).sweep(2)
+    Race(model, model.samplers, seed=0, total_sweeps=2).sweep(2)
     model.log_posterior()
     model.token_escape_times(seed=0, chains=2, max_passes=2)
     model.type_draws(seed=0, count=2)

@@ -2,10 +2,11 @@
 import math
 
 import numpy as np
-from numba import njit
+
+from engine.core.jit import kernel
 
 
-@njit(cache=True)
+@kernel
 def draw_log_weights(rng, log_w, n):
     """Draw an index i < n with probability ∝ exp(log_w[i]).
 
@@ -40,7 +41,7 @@ def draw_log_weights(rng, log_w, n):
     return last  # only reached through rounding: the last index with positive weight
 
 
-@njit(cache=True)
+@kernel
 def draw_weights(rng, w, n):
     """Draw an index i < n with probability ∝ w[i] (linear scale, w >= 0, not all 0)."""
     total = 0.0
@@ -58,7 +59,7 @@ def draw_weights(rng, w, n):
     return last
 
 
-@njit(cache=True)
+@kernel
 def random_subset(rng, n, m, chosen):
     """Choose m of n items uniformly at random (selection sampling, Knuth's Algorithm S).
 
@@ -80,9 +81,16 @@ def random_subset(rng, n, m, chosen):
             chosen[i] = 0
 
 
-@njit(cache=True)
+@kernel
+def random_index(rng, n):
+    """A uniform integer in 0 … n − 1. (Generator.integers needs reference counting, which
+    kernels go without; the float's granularity biases the draw by less than n / 2^53.)"""
+    return min(np.int64(rng.random() * n), n - 1)
+
+
+@kernel
 def random_permutation(rng, order):
     """Shuffle order (int64[n]) in place: a uniformly random permutation (Fisher–Yates)."""
     for i in range(order.shape[0] - 1, 0, -1):
-        j = rng.integers(0, i + 1)
+        j = random_index(rng, i + 1)
         order[i], order[j] = order[j], order[i]

@@ -6,14 +6,15 @@ factorials a^(k) = a (a+1) ... (a+k-1), so everything here works with their loga
 import math
 
 import numpy as np
-from numba import njit
+
+from engine.core.jit import kernel
 
 # Below this many factors the ascending factorial is summed as logs directly: it avoids the
 # cancellation of lgamma(a + k) - lgamma(a) when a is large and k small.
 _DIRECT_TERMS = 8
 
 
-@njit(cache=True)
+@kernel
 def log_rising(a, k):
     """log a^(k) = log Γ(a + k) − log Γ(a), the log ascending factorial.
 
@@ -38,7 +39,7 @@ def log_rising(a, k):
     return math.lgamma(a + k) - math.lgamma(a)
 
 
-@njit(cache=True)
+@kernel
 def log_binom(n, k):
     """log of the binomial coefficient C(n, k) for 0 <= k <= n (−inf outside)."""
     if k < 0 or k > n:
@@ -46,7 +47,7 @@ def log_binom(n, k):
     return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
 
 
-@njit(cache=True)
+@kernel
 def log_sum_exp(x):
     """log Σ exp(x_i) by max-subtraction.
 

@@ -3,7 +3,7 @@
 A model keeps its state in a namedtuple of numpy arrays and implements each function below with
 ``numba.extending.overload``, selecting on the state's class (see ``for_state``). The generic
 moves in ``moves.py`` then compile once per model and load from Numba's cache like any
-``@njit(cache=True)`` function; passing model functions as arguments would not cache.
+``@kernel`` function; passing model functions as arguments would not cache.
 
 Vocabulary (the paper's): a *site* s carries a variable b_s with values 0 … n_values−1;
 ``remove_site`` takes away the choices Δz^{s:b_s} that depend on b_s and ``add_site`` puts back
@@ -54,27 +54,46 @@ set_value = _stub("set_value", """set_value(state, s, v)
     Set b_s = v on a site whose choices are in place, updating the counts (nothing to do when
     v = b_s). Mutates state.""")
 
-type_key = _stub("type_key", """type_key(state, s) -> int64
-    A key of the type t(z, s) = (Δn^{s:0}, Δn^{s:1}) (eq. 5) of a site none of whose choices is
-    removed: equal types give equal keys. Models whose keys are hashes confirm with same_type.""")
-
-same_type = _stub("same_type", """same_type(state, s0, s) -> bool
-    Exactly whether s has the type of the pivot s0, given that their keys are equal (s0 may be
-    removed; s is not).""")
-
 conflicts = _stub("conflicts", """conflicts(state, s) -> bool
     Whether a choice that depends on b_s has been removed, i.e. s conflicts with a site already
     in the block (or is in it).""")
 
 block_candidates = _stub("block_candidates", """block_candidates(state, s0, out) -> int
-    Write into out, in a fixed order, sites that may share s0's type (a superset of them; s0 may
-    be among them); return how many.""")
+    Write into out, in increasing order, the sites whose type t(z, s) = (Δn^{s:0}, Δn^{s:1})
+    (eq. 5) is the type of the pivot s0, among the sites none of whose choices is removed, s0
+    itself possibly included; return how many. s0 is removed when this is called, and its type
+    is the one it had in place. Models find them through an index, not a scan of the corpus.""")
 
 block_delta = _stub("block_delta", """block_delta(state, s0, v0, v1, base, d0, d1, sign) -> int
     With the block S removed, write the terms of g(m) (eq. 9): term j contributes
     sign[j] · log base[j]^(m·d1[j] + (|S|−m)·d0[j]), where base is α_r μ_ro + n_ro^{-S} (sign +1)
     or α_r + n_r^{-S} (sign −1) and d0, d1 are the counts one site adds with value v0, v1.
     Return the number of terms.""")
+
+
+# --- SENTENCE (blocked Metropolis-Hastings over one sentence) ------------------------------------
+n_sentences = _stub("n_sentences", """n_sentences(state) -> int
+    The number of sentences (utterances); sentence u's sites are a contiguous run.""")
+
+sentence_sites = _stub("sentence_sites", """sentence_sites(state, u) -> (start, stop)
+    The sites of sentence u: start … stop − 1.""")
+
+sentence_remove = _stub("sentence_remove", """sentence_remove(state, u) -> float
+    Take away every choice of sentence u and return the exact log-probability of its current
+    analysis given the rest (the product of predictive probabilities, intra-sentence counts
+    included). Mutates state.""")
+
+sentence_add = _stub("sentence_add", """sentence_add(state, u, values) -> float
+    Give the removed sentence u the analysis values[i] at site start + i, count its choices
+    and return the exact log-probability of that analysis given the rest. Mutates state.""")
+
+sentence_proposal = _stub("sentence_proposal", """sentence_proposal(rng, state, u, inv_temp, old, new, work) -> (float, float)
+    With sentence u removed, draw ``new`` from the proposal q built from the other sentences'
+    counts held fixed (tempered by inv_temp) by dynamic programming, and return
+    (log q(new), log q(old)). work: float64[sentence_work_size(state)].""")
+
+sentence_work_size = _stub("sentence_work_size", """sentence_work_size(state) -> int
+    Length of the work buffer sentence_proposal needs.""")
 
 
 def for_state(state_class):
@@ -89,13 +108,14 @@ def for_state(state_class):
     def register(stub):
         def decorate(impl):
             def typer(*arg_types):
-                if getattr(arg_types[0], "instance_class", None) is state_class:
+                # the state is the first argument, or the second after the rng
+                if any(getattr(t, "instance_class", None) is state_class for t in arg_types[:2]):
                     return impl
                 return None
             typer.__name__ = f"{stub.__name__}_{state_class.__name__}"
             # numba checks that the typing function's parameters match the implementation's
             typer.__signature__ = inspect.signature(impl)
-            overload(stub, jit_options={"cache": True})(typer)
+            overload(stub, jit_options={"cache": True, "_nrt": False})(typer)  # see core.jit
             return impl
         return decorate
     return register

@@ -5,19 +5,22 @@ TB(z, s0) around a pivot, draws m from eq. 7 and sets a uniformly random m of th
 Annealing is the inverse temperature ``inv_temp`` (1.0 = plain sampling); TYPE-greedy is
 ``greedy=True``. Every function mutates the model state in place.
 """
-from numba import njit
 
-from engine.core.draw import draw_log_weights, draw_weights, random_permutation, random_subset
-from engine.core.special import log_binom, log_rising
+import numpy as np
+
+from engine.core.draw import (draw_log_weights, draw_weights, random_index, random_permutation,
+                              random_subset)
+from engine.core.jit import kernel
+from engine.core.special import log_rising
 from engine.kernels.interface import (add_site, block_candidates, block_delta, conflicts,
-                                      get_value, n_sites, n_values, remove_site, same_type,
-                                      set_value, site_weights, token_weights, type_key)
+                                      get_value, n_sites, n_values, remove_site, set_value,
+                                      site_weights, token_weights)
 
 # Terms of g(m) one block may need (eq. 9): a few outcomes and rows per site value.
 MAX_DELTA_TERMS = 64
 
 
-@njit(cache=True)
+@kernel
 def weights_by_removal(state, s, w):
     """token_weights for models with no faster way: remove the site, weigh it, put it back."""
     v = get_value(state, s)
@@ -26,7 +29,7 @@ def weights_by_removal(state, s, w):
     add_site(state, s, v)
 
 
-@njit(cache=True)
+@kernel
 def set_by_removal(state, s, v):
     """set_value for models with no faster way."""
     if v != get_value(state, s):
@@ -34,7 +37,7 @@ def set_by_removal(state, s, v):
         add_site(state, s, v)
 
 
-@njit(cache=True)
+@kernel
 def token_sweep(rng, state, start, stop, inv_temp, w):
     """TOKEN over sites start … stop−1 in order: each b_s from p(b_s | rest)^inv_temp (eq. 4).
 
@@ -71,19 +74,19 @@ def token_sweep(rng, state, start, stop, inv_temp, w):
     return changed
 
 
-@njit(cache=True)
+@kernel
 def token_move(rng, state, s, inv_temp, w):
     """Resample site s alone (a one-site token_sweep); return its new value."""
     token_sweep(rng, state, s, s + 1, inv_temp, w)
     return get_value(state, s)
 
 
-@njit(cache=True)
+@kernel
 def gather_block(state, s0, v0, v1, candidates, block, before):
     """Build and remove the type block TB(z, s0) (§4.4), restricted to sites valued v0 or v1.
 
-    Candidates are visited in the model's fixed order; a candidate joins when it does not
-    conflict with the sites already removed and has s0's type. Every block site is removed.
+    The sites of s0's type are visited in increasing order; one joins when it does not conflict
+    with the sites already removed (and has a value of the slice). Every block site is removed.
 
     Parameters
     ----------
@@ -104,7 +107,6 @@ def gather_block(state, s0, v0, v1, candidates, block, before):
     int
         |S|, the block size.
     """
-    key = type_key(state, s0)
     before[0] = get_value(state, s0)
     remove_site(state, s0)
     block[0] = s0
@@ -117,8 +119,6 @@ def gather_block(state, s0, v0, v1, candidates, block, before):
         value = get_value(state, s)
         if value != v0 and value != v1:
             continue
-        if type_key(state, s) != key or not same_type(state, s0, s):
-            continue
         before[size] = value
         remove_site(state, s)
         block[size] = s
@@ -126,7 +126,7 @@ def gather_block(state, s0, v0, v1, candidates, block, before):
     return size
 
 
-@njit(cache=True)
+@kernel
 def block_log_g(state, s0, v0, v1, size, log_g, base, d0, d1, sign):
     """log g(m) of eq. 9 for m = 0 … size (m = sites set to v1), written into log_g[: size + 1].
 
@@ -134,29 +134,46 @@ def block_log_g(state, s0, v0, v1, size, log_g, base, d0, d1, sign):
     length MAX_DELTA_TERMS.
     """
     n_terms = block_delta(state, s0, v0, v1, base, d0, d1, sign)
-    for m in range(size + 1):
-        total = 0.0
+    total = 0.0
+    for j in range(n_terms):
+        total += sign[j] * log_rising(base[j], size * d0[j])
+    log_g[0] = total
+    # from m to m + 1, term j's count moves by d1 − d0 (a factor or two): update g(m) by the
+    # ratio of those factors instead of recomputing every rising factorial (lgamma) per m
+    for m in range(size):
+        ratio = 1.0
         for j in range(n_terms):
             count = m * d1[j] + (size - m) * d0[j]
-            total += sign[j] * log_rising(base[j], count)
-        log_g[m] = total
+            step = int(d1[j] - d0[j])
+            factor = 1.0
+            # (the integer part is summed first: base may be tiny, like α₀P₀ of a long word,
+            # and base + count − i would round it away)
+            for i in range(step):              # the count grows: new factors
+                factor *= base[j] + (count + i)
+            for i in range(1, 1 - step):       # it shrinks: factors taken away
+                factor /= base[j] + (count - i)
+            ratio = ratio * factor if sign[j] > 0 else ratio / factor
+        total += np.log(ratio)
+        log_g[m + 1] = total
 
 
-@njit(cache=True)
+@kernel
 def choose_m(rng, log_g, size, inv_temp, greedy, log_p):
     """Draw m from p(m) ∝ C(size, m) g(m)^inv_temp (eq. 7), or pick TYPE-greedy's m.
 
     log_p[: size + 1] receives the unnormalised log p(m) that was drawn from. Greedy compares
     the all-v0 and all-v1 assignments, p(b_S = v0…v0) ∝ g(0) against p(b_S = v1…v1) ∝ g(|S|).
     """
+    log_c = 0.0  # log C(size, m), updated by C(size, m + 1) = C(size, m) (size − m) / (m + 1)
     for m in range(size + 1):
-        log_p[m] = log_binom(size, m) + inv_temp * log_g[m]
+        log_p[m] = log_c + inv_temp * log_g[m]
+        log_c += np.log((size - m) / (m + 1.0))
     if greedy:
         return 0 if log_g[0] > log_g[size] else size
     return draw_log_weights(rng, log_p, size + 1)
 
 
-@njit(cache=True)
+@kernel
 def type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen):
     """One TYPE move around pivot s0 (Fig. 4); return (|S|, m, sites changed).
 
@@ -198,7 +215,7 @@ def type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen
     return size, m, changed
 
 
-@njit(cache=True)
+@kernel
 def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, greedy,
                bufs_int, bufs_float, chosen, totals):
     """TYPE over pivots order[start:], stopping after max_moves moves; return where it stopped.
@@ -233,7 +250,7 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
             continue
         v1 = 1
         if k > 2:
-            v1 = rng.integers(0, k)
+            v1 = random_index(rng, k)
             if v1 == get_value(state, s0):
                 continue
         totals[3] = get_value(state, s0) if k > 2 else 0
@@ -247,7 +264,7 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
     return i
 
 
-@njit(cache=True)
+@kernel
 def new_order(rng, order):
     """Refill order (int64[n_sites]) with a uniformly random permutation of the sites."""
     for i in range(order.shape[0]):
@@ -255,19 +272,19 @@ def new_order(rng, order):
     random_permutation(rng, order)
 
 
-@njit(cache=True)
+@kernel
 def count_sites(state):
     """The model's number of sites (for sizing buffers from Python)."""
     return n_sites(state)
 
 
-@njit(cache=True)
+@kernel
 def count_values(state):
     """The number of values a site can take."""
     return n_values(state)
 
 
-@njit(cache=True)
+@kernel
 def value_of(state, s):
     """b_s, for Python callers."""
     return get_value(state, s)

@@ -7,8 +7,9 @@ N = n_a + n_b + n_ab, p(z | x) ∝ 1^(n_a) 1^(n_b) 1^(n_ab) / 3^(N) = g(m)  (eq.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from engine.core.draw import random_index
+from engine.core.jit import kernel
 from engine.core.special import log_binom, log_rising
 from engine.kernels import interface, moves
 from engine.kernels.interface import for_state
@@ -29,7 +30,7 @@ removed : uint8[n]   1 while a site's choices are removed (inside a move)
 implements = for_state(ToyState)
 
 
-@njit(cache=True)
+@kernel
 def add_word_counts(n_word, v, sign):
     """Add (sign=+1) or remove (sign=−1) the words of one site with value v."""
     if v == 1:
@@ -88,16 +89,6 @@ def _set_value(state, s, v):
     moves.set_by_removal(state, s, v)
 
 
-@implements(interface.type_key)
-def _type_key(state, s):
-    return np.int64(0)  # every site adds the same counts: one type (§2)
-
-
-@implements(interface.same_type)
-def _same_type(state, s0, s):
-    return True
-
-
 @implements(interface.conflicts)
 def _conflicts(state, s):
     return state.removed[s] != 0  # sites share no choice; only a site with itself
@@ -105,6 +96,7 @@ def _conflicts(state, s):
 
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
+    # every site adds the same counts: one type (§2)
     n = state.z.shape[0]
     for i in range(n):
         out[i] = i
@@ -126,28 +118,28 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
     return 4
 
 
-@njit(cache=True)
+@kernel
 def log_g(n, m):
     """log g(m) of eq. 1 for n sites of which m are split: 1^(m) 1^(m) 1^(n−m) / 3^(n+m)."""
     return (2.0 * log_rising(PRIOR, m) + log_rising(PRIOR, n - m)
             - log_rising(PRIOR_TOTAL, n + m))
 
 
-@njit(cache=True)
+@kernel
 def log_posterior_unnormalised(n, out):
     """out[m] = log C(n, m) + log g(m) for m = 0 … n (eq. 2). out: float64[n + 1]."""
     for m in range(n + 1):
         out[m] = log_binom(n, m) + log_g(n, m)
 
 
-@njit(cache=True)
+@kernel
 def add_word_counts_all(n_word, z):
     """Add the words of every site of z (int8[n]) to n_word (int64[3]), in place."""
     for v in z:
         add_word_counts(n_word, v, 1)
 
 
-@njit(cache=True)
+@kernel
 def token_escape_time(rng, state, max_passes, w):
     """Passes of TOKEN until m first drops below n/2, or −1 if not within max_passes.
 
@@ -167,7 +159,7 @@ def token_escape_time(rng, state, max_passes, w):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def type_draws(rng, state, out, bufs_int, bufs_float, chosen):
     """Make len(out) TYPE moves and record the m each one drew in out (int64[count]).
 
@@ -177,5 +169,5 @@ def type_draws(rng, state, out, bufs_int, bufs_float, chosen):
     """
     n = state.z.shape[0]
     for i in range(out.shape[0]):
-        pivot = rng.integers(0, n)
+        pivot = random_index(rng, n)
         out[i] = moves.type_move(rng, state, pivot, 1, 1.0, False, bufs_int, bufs_float, chosen)[1]

@@ -17,8 +17,9 @@ its list, so a block costs about its size, not the corpus's.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from engine.core.jit import kernel
+from engine.core.sort import sort_prefix
 from engine.core.special import log_rising
 from engine.kernels import interface, moves
 from engine.kernels.interface import for_state
@@ -27,14 +28,15 @@ HASH_BASE = np.uint64(0x9E3779B97F4A7C15)  # odd: powers stay invertible modulo 
 SLOT_MIX = np.uint64(0xD6E8FEB86659FD93)   # mixes a hash before its top bits pick a slot
 
 UsmState = namedtuple("UsmState", [
-    "chars", "bound", "final", "site_pos", "site_of", "prefix", "power", "base", "params",
-    "lex_key", "lex_start", "lex_len", "lex_count", "lex_head", "occ_next", "occ_prev",
-    "counts", "removed"])
+    "chars", "bound", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base", "params",
+    "lex_key", "lex_start", "lex_len", "lex_count", "lex_head", "spare_key", "spare",
+    "occ_next", "occ_prev", "counts", "removed"])
 UsmState.__doc__ = """State of the USM (T symbols, S sites, a lexicon table of C slots).
 
 chars : int32[T]         symbol codes, utterances concatenated
 bound : uint8[T]         1 when a word ends at this symbol (always 1 at an utterance's end)
 final : uint8[T]         1 at the last symbol of each utterance
+utt_start : int64[U + 1] where each of the U utterances starts (and T at the end)
 site_pos : int64[S]      the symbol each site follows
 site_of : int64[T]       the site after each symbol (−1 at utterance ends)
 prefix : uint64[T + 1]   prefix hashes of chars, for O(1) substring hashes
@@ -44,6 +46,9 @@ params : float64[2]      α₀, ρ
 lex_key, lex_start, lex_len, lex_count, lex_head : [C]
                          per slot: hash, one occurrence's start (for exact comparison),
                          length (0 = empty slot), count n_w > 0, first position of its list
+spare_key : uint64[C / 2], spare : int64[4, C / 2]
+                         room for the live entries while the table grows (kernels may not
+                         allocate)
 occ_next, occ_prev : int64[T]   the position lists, indexed by a word occurrence's start
 counts : int64[5]        N (words), E (utterance-final words), words in the table, the
                          table's capacity in use (a power of two ≤ C), 64 − log2 of it
@@ -63,13 +68,13 @@ implements = for_state(UsmState)
 # processor's cache, which is what makes a lookup cost a few nanoseconds.
 # Hot helpers take arrays and scalars, not the state: a chain of small calls that each take the
 # whole state tuple was measured 6× slower than the same work with arrays passed down.
-@njit(cache=True)
+@kernel
 def substring_hash(prefix, power, x, e):
     """Hash of chars[x:e] in O(1) from the prefix hashes (wrapping uint64 arithmetic)."""
     return prefix[e] - prefix[x] * power[e - x]
 
 
-@njit(cache=True)
+@kernel
 def same_symbols(chars, x, y, length):
     for i in range(length):
         if chars[x + i] != chars[y + i]:
@@ -77,14 +82,14 @@ def same_symbols(chars, x, y, length):
     return True
 
 
-@njit(cache=True)
+@kernel
 def home_slot(h, shift):
     """Where a key's probe starts: the top bits of h · SLOT_MIX (the low bits of a polynomial
     hash of a short word are nearly its symbol codes, and would cluster)."""
     return np.int64((h * SLOT_MIX) >> np.uint64(shift))
 
 
-@njit(cache=True)
+@kernel
 def find_slot(chars, prefix, power, lex_key, lex_start, lex_len, counts, x, e):
     """The slot of the word chars[x:e], or −1 when its count is 0 (arrays as in UsmState)."""
     h = substring_hash(prefix, power, x, e)
@@ -98,21 +103,21 @@ def find_slot(chars, prefix, power, lex_key, lex_start, lex_len, counts, x, e):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def lex_find(state, x, e):
     """find_slot for callers holding the state."""
     return find_slot(state.chars, state.prefix, state.power, state.lex_key, state.lex_start,
                      state.lex_len, state.counts, x, e)
 
 
-@njit(cache=True)
+@kernel
 def count_in(lex_count, slot):
     """n_w from a slot found by lex_find (−1: the word is not counted). Callers pair the two
     themselves: a wrapper calling lex_find with the state was measured 6× slower."""
     return 0 if slot < 0 else lex_count[slot]
 
 
-@njit(cache=True)
+@kernel
 def lex_place(state, key, start, length, count, head):
     """Put an entry into the first free slot of its probe sequence; return the slot."""
     mask = state.counts[CAPACITY] - 1
@@ -124,21 +129,26 @@ def lex_place(state, key, start, length, count, head):
     return i
 
 
-@njit(cache=True)
+@kernel
 def lex_grow(state):
     """Double the capacity in use (the arrays are allocated for the largest) and rehash."""
     used = state.counts[CAPACITY]
-    live = np.flatnonzero(state.lex_len[:used] != 0)
-    keys, starts, lens = state.lex_key[live], state.lex_start[live], state.lex_len[live]
-    cnts, heads = state.lex_count[live], state.lex_head[live]
+    keys, entries = state.spare_key, state.spare
+    live = 0
+    for i in range(used):
+        if state.lex_len[i] != 0:
+            keys[live] = state.lex_key[i]
+            entries[0, live], entries[1, live] = state.lex_start[i], state.lex_len[i]
+            entries[2, live], entries[3, live] = state.lex_count[i], state.lex_head[i]
+            live += 1
     state.counts[CAPACITY] = 2 * used
     state.counts[SHIFT] -= 1
     state.lex_len[:2 * used] = 0
-    for j in range(live.shape[0]):
-        lex_place(state, keys[j], starts[j], lens[j], cnts[j], heads[j])
+    for j in range(live):
+        lex_place(state, keys[j], entries[0, j], entries[1, j], entries[2, j], entries[3, j])
 
 
-@njit(cache=True)
+@kernel
 def lex_delete(lex_key, lex_start, lex_len, lex_count, lex_head, counts, slot):
     """Empty a slot, shifting later entries of its probe run back (linear-probing deletion), so
     the table never fills with dead words (arrays as in UsmState)."""
@@ -160,7 +170,7 @@ def lex_delete(lex_key, lex_start, lex_len, lex_count, lex_head, counts, slot):
     counts[LIVE] -= 1
 
 
-@njit(cache=True)
+@kernel
 def add_word(state, x, e):
     """Count one occurrence of the word chars[x:e] and link position x into its list."""
     slot = find_slot(state.chars, state.prefix, state.power, state.lex_key, state.lex_start,
@@ -181,7 +191,7 @@ def add_word(state, x, e):
     state.counts[ENDS] += state.final[e - 1]
 
 
-@njit(cache=True)
+@kernel
 def remove_word(state, x, e):
     """Uncount the word occurrence chars[x:e] and unlink x from its list."""
     slot = find_slot(state.chars, state.prefix, state.power, state.lex_key, state.lex_start,
@@ -201,7 +211,7 @@ def remove_word(state, x, e):
     state.counts[ENDS] -= state.final[e - 1]
 
 
-@njit(cache=True)
+@kernel
 def is_word_at(state, x, length, like):
     """Whether chars[x : x + length] is a word of the current segmentation with the symbols of
     chars[like : like + length]."""
@@ -214,7 +224,7 @@ def is_word_at(state, x, length, like):
 
 
 # --- the words around a site ---------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def word_start(bound, p):
     """Start of the word that contains symbol p (an utterance's end always has bound = 1, so the
     scan never crosses into the previous utterance)."""
@@ -224,7 +234,7 @@ def word_start(bound, p):
     return a
 
 
-@njit(cache=True)
+@kernel
 def word_end(bound, q):
     """End (exclusive) of the word that contains symbol q."""
     while bound[q] == 0:
@@ -232,7 +242,7 @@ def word_end(bound, q):
     return q + 1
 
 
-@njit(cache=True)
+@kernel
 def site_span(state, s):
     """(a, p, e): site s follows symbol p; its words cover chars[a:e], split as [a, p] | [p+1, e)
     when b_s = 1. a and e do not depend on b_s."""
@@ -281,7 +291,7 @@ def _add_site(state, s, v):
         state.removed[i] = 0
 
 
-@njit(cache=True)
+@kernel
 def split_weights(state, a, p, e, n_join, n_left, n_right, n, ends, w):
     """w[0], w[1] ∝ p(b_s = 0 / 1 | rest) for the words chars[a:e] around the site after p,
     given the counts without the site's own words: n_join, n_left, n_right of w = [a, e),
@@ -346,24 +356,6 @@ def _set_value(state, s, v):
     moves.set_by_removal(state, s, v)
 
 
-@implements(interface.type_key)
-def _type_key(state, s):
-    # t(z, s) = (w1, w2, whether w2 ends the utterance) ⇔ (w = w1w2, |w1|, final); hashed, so
-    # same_type confirms a match symbol by symbol
-    a, p, e = site_span(state, s)
-    h = (substring_hash(state.prefix, state.power, a, e) * HASH_BASE
-         + np.uint64(2 * (p + 1 - a) + state.final[e - 1]))
-    return np.int64(h)
-
-
-@implements(interface.same_type)
-def _same_type(state, s0, s):
-    a0, p0, e0 = site_span(state, s0)
-    a, p, e = site_span(state, s)
-    return (p0 - a0 == p - a and e0 - a0 == e - a and state.final[e0 - 1] == state.final[e - 1]
-            and same_symbols(state.chars, a0, a, e - a))
-
-
 @implements(interface.conflicts)
 def _conflicts(state, s):
     # a removed word covers p or p + 1 exactly when s depends on it
@@ -373,37 +365,42 @@ def _conflicts(state, s):
 
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
-    # sites that may share s0's type: occurrences of w = w1w2 (split point |w1| inside them),
-    # and adjacent occurrences w1|w2 in one utterance (the shorter of the two lists is walked);
-    # sorted by position, a fixed order
+    # t(z, s) = (w1, w2, whether w2 ends its utterance), where w = w1w2 is the word when b_s = 0.
+    # Its sites: the split point |w1| inside each occurrence of the word w, and the boundary of
+    # each adjacent pair w1|w2 in one utterance, found by walking the shorter of the two lists;
+    # either way with the end flag of s0's last word. Sorted by position, a fixed order.
     a, p, e = site_span(state, s0)
     len1, len2 = p + 1 - a, e - p - 1
+    final = state.final[e - 1]
     k = 0
     slot = lex_find(state, a, e)
     if slot >= 0:
         x = state.lex_head[slot]
         while x >= 0:
-            out[k] = state.site_of[x + len1 - 1]
-            k += 1
+            if state.final[x + len1 + len2 - 1] == final:
+                out[k] = state.site_of[x + len1 - 1]
+                k += 1
             x = state.occ_next[x]
     slot1 = lex_find(state, a, p + 1)
     slot2 = lex_find(state, p + 1, e)
     if slot1 >= 0 and slot2 >= 0:
         if state.lex_count[slot1] <= state.lex_count[slot2]:
             x = state.lex_head[slot1]
-            while x >= 0:  # w1 at x: then w2, in the same utterance?
-                if state.final[x + len1 - 1] == 0 and is_word_at(state, x + len1, len2, p + 1):
+            while x >= 0:  # w1 at x: then w2, in the same utterance, with the end flag?
+                if (state.final[x + len1 - 1] == 0 and state.final[x + len1 + len2 - 1] == final
+                        and is_word_at(state, x + len1, len2, p + 1)):
                     out[k] = state.site_of[x + len1 - 1]
                     k += 1
                 x = state.occ_next[x]
         else:
             y = state.lex_head[slot2]
-            while y >= 0:  # w2 at y: after w1, in the same utterance?
-                if y >= len1 and state.final[y - 1] == 0 and is_word_at(state, y - len1, len1, a):
+            while y >= 0:  # w2 at y: after w1, in the same utterance, with the end flag?
+                if (y >= len1 and state.final[y - 1] == 0 and state.final[y + len2 - 1] == final
+                        and is_word_at(state, y - len1, len1, a)):
                     out[k] = state.site_of[y - 1]
                     k += 1
                 y = state.occ_next[y]
-    out[:k].sort()
+    sort_prefix(out, k)
     return k
 
 
@@ -442,7 +439,7 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
 
 
 # --- building a state and scoring it -------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def fill_prefix_hashes(chars, prefix, power):
     """prefix[i] = hash of chars[:i], power[i] = HASH_BASE^i (uint64[T + 1], wrapping)."""
     prefix[0] = 0
@@ -452,7 +449,7 @@ def fill_prefix_hashes(chars, prefix, power):
         power[i + 1] = power[i] * HASH_BASE
 
 
-@njit(cache=True)
+@kernel
 def count_all_words(state):
     """Add every word of the segmentation ``bound`` to an empty lexicon, in corpus order."""
     start = 0
@@ -462,7 +459,7 @@ def count_all_words(state):
             start = i + 1
 
 
-@njit(cache=True)
+@kernel
 def log_likelihood(state):
     """log p(z) of eq. 3 from the lexicon's counts: Σ_w log (α₀P₀(w))^(n_w) − log α₀^(N)
     + log (ρ/2)^(E) + log (ρ/2)^(N−E) − log ρ^(N)."""

@@ -21,6 +21,7 @@ class ToyModel:
     """n copies of `ab` with θ ~ Dirichlet(1, 1, 1) over the words {a, b, ab}."""
 
     name = "toy"
+    samplers = ("token", "type", "anneal", "greedy")  # a copy of `ab` is no sentence to block
 
     def __init__(self, n):
         n = int(n)

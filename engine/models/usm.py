@@ -10,6 +10,8 @@ import math
 import numpy as np
 
 from engine.kernels import usm as kernels
+from engine.kernels import usm_sentence  # noqa: F401 (registers the USM's SENTENCE functions)
+from engine.metrics import segmentation_scores
 
 
 class UsmModel:
@@ -26,6 +28,7 @@ class UsmModel:
     """
 
     name = "usm"
+    samplers = ("token", "type", "anneal", "greedy", "sentence")
 
     def __init__(self, texts, gold_bound=None, alpha0=20.0, p_boundary=0.5, rho=2.0):
         check_hyperparameters(alpha0, p_boundary, rho)
@@ -73,12 +76,14 @@ class UsmModel:
         capacity = max(kernels.MIN_CAPACITY, 1 << int(2 * t).bit_length())
         used = kernels.MIN_CAPACITY
         state = kernels.UsmState(
-            chars=self.chars, bound=bound, final=self.final, site_pos=self.site_pos,
+            chars=self.chars, bound=bound, final=self.final, utt_start=self.utt_start,
+            site_pos=self.site_pos,
             site_of=self.site_of, prefix=self.prefix, power=self.power, base=self.base,
             params=np.array([self.alpha0, self.rho]),
             lex_key=np.zeros(capacity, np.uint64), lex_start=np.zeros(capacity, np.int64),
             lex_len=np.zeros(capacity, np.int64), lex_count=np.zeros(capacity, np.int64),
-            lex_head=np.full(capacity, -1, np.int64),
+            lex_head=np.full(capacity, -1, np.int64), spare_key=np.zeros(capacity // 2, np.uint64),
+            spare=np.zeros((4, capacity // 2), np.int64),
             occ_next=np.full(t, -1, np.int64), occ_prev=np.full(t, -1, np.int64),
             counts=np.array([0, 0, 0, used, 64 - used.bit_length() + 1], dtype=np.int64),
             removed=np.zeros(t, np.uint8))
@@ -97,8 +102,8 @@ class UsmModel:
     def measures(self, state):
         if self.gold_bound is None:
             return {}
-        from engine.metrics import segmentation_scores
-        return segmentation_scores(self.chars, self.utt_start, state.bound, self.gold_bound)
+        return segmentation_scores(self.final, state.bound, self.gold_bound, self.prefix,
+                                   self.power)
 
     def values(self, state):
         return state.bound[self.site_pos]

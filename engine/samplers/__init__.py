@@ -1,14 +1,16 @@
 """The samplers, by the names the pages and the command line use.
 
 TOKEN and TOKEN-anneal are one class with different temperature schedules; TYPE and
-TYPE-greedy are one class with a flag. All are written once against the model interface
+TYPE-greedy are one class with a flag; SENTENCE is blocked Metropolis-Hastings. All are written once against the model interface
 (engine.kernels.interface), so a new model brings no sampler code of its own.
 """
 from engine.samplers import schedule
 from engine.samplers.token import TokenSampler
+from engine.samplers.sentence import SentenceSampler
 from engine.samplers.type_based import TypeSampler
 
-LABELS = {"token": "TOKEN", "type": "TYPE", "anneal": "TOKEN-anneal", "greedy": "TYPE-greedy"}
+LABELS = {"token": "TOKEN", "type": "TYPE", "anneal": "TOKEN-anneal", "greedy": "TYPE-greedy",
+          "sentence": "SENTENCE"}
 NAMES = tuple(LABELS)
 
 
@@ -28,4 +30,6 @@ def make_sampler(name, total_sweeps=None, skip=True, anneal_start=10.0):
         return TypeSampler(skip=skip)
     if name == "greedy":
         return TypeSampler(skip=skip, greedy=True)
+    if name == "sentence":
+        return SentenceSampler()
     raise ValueError(f"unknown sampler {name!r}: choose one of {', '.join(NAMES)}")

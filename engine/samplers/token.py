@@ -21,6 +21,10 @@ class TokenSampler:
     def temperature(self):
         return float(self.schedule(self.sweeps_done))
 
+    def sweep_figures(self):
+        """TOKEN has no figures of its own for the trace."""
+        return {}
+
     def _weights_buffer(self, state):
         if self._w is None:
             self._w = np.empty(moves.count_values(state))

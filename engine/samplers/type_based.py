@@ -20,10 +20,16 @@ class TypeSampler:
         self.schedule = schedule or constant(1.0)
         self.sweeps_done = 0
         self.position = 0  # index into the pivot order of the current sweep
+        self._moves = self._block_sites = 0  # in the current sweep
+        self._last_mean_block = float("nan")
         self._bufs = None
 
     def temperature(self):
         return float(self.schedule(self.sweeps_done))
+
+    def sweep_figures(self):
+        """The trace's figures of the last finished sweep: its mean block size."""
+        return {"mean_block_size": self._last_mean_block}
 
     def _buffers(self, state):
         if self._bufs is None:
@@ -43,9 +49,12 @@ class TypeSampler:
         self.position = moves.type_sweep(
             rng, state, b["order"], self.position, max_moves, b["visited"], self.skip,
             1.0 / temperature, self.greedy, b["ints"], b["floats"], b["chosen"], b["totals"])
+        self._moves += int(b["totals"][0])
+        self._block_sites += int(b["totals"][1])
         done = self.position >= len(b["order"])
         if done:
-            self.position = 0
+            self._last_mean_block = self._block_sites / self._moves if self._moves else 0.0
+            self.position, self._moves, self._block_sites = 0, 0, 0
             self.sweeps_done += 1
         return b, temperature, done
 

@@ -6,7 +6,7 @@ import pytest
 from engine.core.rng import make_rng
 from engine.models.toy import ToyModel
 from engine.run import Race, Run
-from engine.samplers import NAMES, make_sampler, schedule
+from engine.samplers import make_sampler, schedule
 from tests.statistical.exact import toy_log_g
 
 
@@ -14,7 +14,7 @@ def frame_without_time(run):
     return run.trace_frame().drop(columns="seconds")
 
 
-@pytest.mark.parametrize("sampler", NAMES)
+@pytest.mark.parametrize("sampler", ToyModel.samplers)
 def test_same_seed_same_trace_and_state(sampler):
     runs = [Run(ToyModel(200), sampler, seed=3, total_sweeps=20) for _ in range(2)]
     for run in runs:
@@ -117,13 +117,13 @@ def test_greedy_sets_the_block_to_the_more_probable_of_all_0_and_all_1(n, init_m
 
 
 def test_race_starts_every_sampler_from_the_same_state_and_stops_at_its_length():
-    race = Race(ToyModel(60), NAMES, seed=12, init={"m": 30}, total_sweeps=4)
+    race = Race(ToyModel(60), ToyModel.samplers, seed=12, init={"m": 30}, total_sweeps=4)
     starts = {tuple(run.model.values(run.state)) for run in race.runs.values()}
     assert len(starts) == 1
     race.sweep(10)
     assert race.finished and all(run.sweeps_done == 4 for run in race.runs.values())
     frame = race.trace_frame()
-    assert sorted(frame.sampler.unique()) == sorted(NAMES) and len(frame) == 4 * 5
+    assert sorted(frame.sampler.unique()) == sorted(ToyModel.samplers) and len(frame) == 4 * 5
     with pytest.raises(ValueError, match="at least one sampler"):
         Race(ToyModel(5), [], seed=0)
 

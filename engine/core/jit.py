@@ -1,0 +1,13 @@
+"""How the engine compiles its loops.
+
+Every kernel is ``njit(cache=True)`` without Numba's reference counting (the private but
+long-standing ``_nrt=False`` option). A model's state is a tuple of many arrays, and Numba
+counts references per array: each call of a function that holds the state and branches
+incremented and decremented all of them — about 10 ns per array, ~200 ns per call for the
+word-segmentation state, which was most of a TYPE sweep. Kernels never allocate (callers pass
+buffers in), so they need no reference counts; a kernel that tried to allocate would fail to
+compile rather than leak. Callees inherit the setting.
+"""
+from numba import njit
+
+kernel = njit(cache=True, _nrt=False)
