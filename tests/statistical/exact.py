@@ -1,8 +1,10 @@
-"""Exact enumeration of the toy posterior and a chi-square goodness-of-fit helper.
+"""Exact enumeration of the toy and USM posteriors and a chi-square goodness-of-fit helper.
 
-Everything here is computed independently of the engine: g(m) from eq. 1 with scipy's gammaln.
+Everything here is computed independently of the engine: g(m) from eq. 1 with scipy's gammaln,
+the USM from its predictive probabilities with plain dictionaries.
 """
 import itertools
+import math
 
 import numpy as np
 from scipy import stats
@@ -43,3 +45,48 @@ def chi_square_p(counts, probs, min_expected=5.0):
     if exp[-1] == 0:  # nothing pooled: drop the empty cell
         obs, exp = obs[:-1], exp[:-1]
     return stats.chisquare(obs, exp).pvalue
+
+
+# --- the unigram segmentation model, recomputed from its definition ------------------------------
+def usm_log_p(utterances, alpha0=20.0, p_boundary=0.5, rho=2.0, n_symbols=None):
+    """log p of a segmented corpus (lists of words) under the USM, as a product of predictive
+    probabilities in corpus order with plain dictionaries (Goldwater et al. 2009)."""
+    if n_symbols is None:
+        n_symbols = len({c for words in utterances for w in words for c in w})
+    counts, n, ends, total = {}, 0, 0, 0.0
+    for words in utterances:
+        for i, w in enumerate(words):
+            final = i == len(words) - 1
+            p0 = p_boundary * (1 - p_boundary) ** (len(w) - 1) / n_symbols ** len(w)
+            total += math.log((counts.get(w, 0) + alpha0 * p0) / (n + alpha0))
+            total += math.log(((ends if final else n - ends) + rho / 2) / (n + rho))
+            counts[w] = counts.get(w, 0) + 1
+            n += 1
+            ends += final
+    return total
+
+
+def split_by_bits(texts, bits):
+    """The segmentation of texts whose sites (non-final symbols in corpus order) have ``bits``."""
+    out, k = [], 0
+    for text in texts:
+        words, start = [], 0
+        for i in range(len(text) - 1):
+            if bits[k]:
+                words.append(text[start:i + 1])
+                start = i + 1
+            k += 1
+        words.append(text[start:])
+        out.append(words)
+    return out
+
+
+def usm_exact_p(texts, power=1.0, **hyper):
+    """p(segmentation | texts)^power normalised over all 2^|S| segmentations, indexed by the
+    sites' bits (site 0 lowest, as ``z_index``)."""
+    n_sites = sum(len(t) - 1 for t in texts)
+    bits = toy_assignments(n_sites)
+    n_symbols = len(set("".join(texts)))
+    log_p = power * np.array([usm_log_p(split_by_bits(texts, b), n_symbols=n_symbols, **hyper)
+                              for b in bits])
+    return np.exp(log_p - logsumexp(log_p))
