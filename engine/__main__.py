@@ -1,19 +1,28 @@
 """The command line: the engine without a browser, for diagnosing mixing.
 
     python -m engine toy-posterior --n N --out FILE.csv
-    python -m engine run --model toy --n N --init-m M --sampler {token,type,anneal,greedy}
+    python -m engine run --model toy --n N [--init-m M] --sampler {token,type,anneal,greedy}
                          --iters T --seed S --trace FILE.csv [--samples FILE] [--no-skip]
+    python -m engine run --model usm --data FILE --sampler {token,type,anneal,greedy,sentence}
+                         --iters T --seed S [--eta E] [--alpha A] [--p-boundary P] [--rho R]
+                         --trace FILE.csv [--output FILE] [--samples FILE] [--no-skip]
+    python -m engine score --model usm --data GOLD --analysis SEGMENTED [--alpha A] …
 
-Invalid arguments give a one-line error and exit status 2.
+Invalid arguments and unreadable files give a one-line error and exit status 2.
 """
+import json
 import os
 import sys
 
 import numpy as np
 import pandas as pd
 
-from engine.cli_args import OneLineParser, int_in
+from datasets.errors import CorpusError
+from datasets.segmented import format_segmented, load_segmented
+from engine.cli_args import OneLineParser, float_in, int_in
+from engine.metrics import score_words
 from engine.models.toy import MAX_N, ToyModel
+from engine.models.usm import UsmModel
 from engine.run import Run
 from engine.samplers import NAMES
 
@@ -28,10 +37,14 @@ def build_parser():
     post.add_argument("--out", required=True, help="CSV file to write (columns m,log_p)")
 
     run = commands.add_parser("run", help="run one chain and write its trace")
-    run.add_argument("--model", choices=["toy"], required=True)
+    run.add_argument("--model", choices=["toy", "usm"], required=True)
     run.add_argument("--n", type=int_in(1, MAX_N), default=1000, help="toy: copies of `ab`")
     run.add_argument("--init-m", type=int_in(0), default=None,
                      help="toy: initial number of split copies (default n)")
+    run.add_argument("--data", help="usm: corpus in the plain segmented format")
+    run.add_argument("--eta", type=float_in(0.0, 1.0), default=1.0,
+                     help="usm: each site starts a boundary with this probability (default 1)")
+    add_usm_hyperparameters(run)
     run.add_argument("--sampler", choices=NAMES, required=True)
     run.add_argument("--iters", type=int_in(0), required=True, help="sweeps to run")
     run.add_argument("--seed", type=int_in(0), required=True)
@@ -39,7 +52,28 @@ def build_parser():
                      help="TYPE: turn the skip approximation off (exact, slower)")
     run.add_argument("--trace", required=True, help="CSV file for the per-sweep trace")
     run.add_argument("--samples", help="file for every site's value after each sweep")
+    run.add_argument("--output", help="usm: file for the final segmentation (plain format)")
+
+    score = commands.add_parser("score", help="log-probability and P/R/F of a segmentation")
+    score.add_argument("--model", choices=["usm"], required=True)
+    score.add_argument("--data", required=True, help="the gold corpus (plain segmented format)")
+    score.add_argument("--analysis", required=True, help="a segmentation of the same utterances")
+    add_usm_hyperparameters(score)
     return parser
+
+
+def add_usm_hyperparameters(parser):
+    parser.add_argument("--alpha", type=float_in(1e-9, 1e9), default=20.0,
+                        help="usm: α₀, the DP concentration (default 20)")
+    parser.add_argument("--p-boundary", type=float_in(1e-9, 1 - 1e-9), default=0.5,
+                        help="usm: p#, the base distribution's word-end probability (default 0.5)")
+    parser.add_argument("--rho", type=float_in(1e-9, 1e9), default=2.0,
+                        help="usm: ρ, the utterance-end prior (default 2)")
+
+
+def usm_model(corpus, args):
+    return UsmModel.from_corpus(corpus, alpha0=args.alpha, p_boundary=args.p_boundary,
+                                rho=args.rho)
 
 
 def toy_posterior(args):
@@ -49,16 +83,33 @@ def toy_posterior(args):
 
 
 def run_chain(args, parser):
-    if args.init_m is not None and args.init_m > args.n:
-        parser.error(f"--init-m must be at most --n = {args.n:,}, got {args.init_m:,}")
-    model = ToyModel(args.n)
-    chain = Run(model, args.sampler, args.seed, init={"m": args.init_m},
-                total_sweeps=max(args.iters, 1), skip=not args.no_skip)
+    if args.model == "toy":
+        if args.init_m is not None and args.init_m > args.n:
+            parser.error(f"--init-m must be at most --n = {args.n:,}, got {args.init_m:,}")
+        model, init = ToyModel(args.n), {"m": args.init_m}
+    else:
+        if not args.data:
+            parser.error("--data is required with --model usm: give a corpus file")
+        model, init = usm_model(load_segmented(args.data), args), {"eta": args.eta}
+    chain = Run(model, args.sampler, args.seed, init=init, total_sweeps=max(args.iters, 1),
+                skip=not args.no_skip)
     with open_or_none(args.samples) as samples:
         for _ in chain.advance(args.iters):
             if samples:
                 samples.write(" ".join(map(str, model.values(chain.state))) + "\n")
     chain.trace_frame().to_csv(args.trace, index=False, float_format="%.10g")
+    if args.output:
+        with open(args.output, "w") as out:
+            out.write(format_segmented(model.words(chain.state)))
+
+
+def score(args):
+    gold = load_segmented(args.data)
+    analysis = load_segmented(args.analysis)
+    result = score_words(gold.utterances, analysis.utterances)
+    model = usm_model(gold, args)
+    state = model.state_from_bound(usm_model(analysis, args).gold_bound)
+    print(json.dumps({"loglik": model.loglik(state), **result}))
 
 
 class open_or_none:
@@ -85,13 +136,19 @@ def check_writable(parser, *paths):
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
-    check_writable(parser, getattr(args, "out", None), getattr(args, "trace", None),
-                   getattr(args, "samples", None))
+    check_writable(parser, *(getattr(args, name, None)
+                             for name in ("out", "trace", "samples", "output")))
     try:
         if args.command == "toy-posterior":
             toy_posterior(args)
-        else:
+        elif args.command == "run":
             run_chain(args, parser)
+        else:
+            score(args)
+    except CorpusError as err:
+        parser.error(str(err))
+    except ValueError as err:  # a model's or sampler's refusal of a setting
+        parser.error(str(err))
     except OSError as err:
         parser.error(f"cannot write output: {err}")
     return 0

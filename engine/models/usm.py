@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from datasets.segmented import gold_boundaries
 from engine.kernels import usm as kernels
 from engine.kernels import usm_sentence  # noqa: F401 (registers the USM's SENTENCE functions)
 from engine.metrics import segmentation_scores
@@ -51,6 +52,11 @@ class UsmModel:
         self.power = np.empty(len(self.chars) + 1, dtype=np.uint64)
         kernels.fill_prefix_hashes(self.chars, self.prefix, self.power)
         self.gold_bound = gold_bound
+
+    @classmethod
+    def from_corpus(cls, corpus, **hyperparameters):
+        """The model of a SegmentedCorpus (datasets.segmented), its words as the gold."""
+        return cls(corpus.texts, gold_boundaries(corpus.utterances), **hyperparameters)
 
     @property
     def n_sites(self):

@@ -1,4 +1,5 @@
 """python -m engine as a user runs it: the files it writes, and one-line errors with status 2."""
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -7,9 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from datasets.segmented import load_segmented
 from engine.models.toy import ToyModel
+from engine.models.usm import UsmModel
 
 ROOT = Path(__file__).resolve().parents[2]
+NURSERY = str(ROOT / "datasets" / "builtin" / "nursery.txt")
 
 
 def engine(*args):
@@ -65,6 +69,18 @@ def test_the_same_seed_gives_the_same_run(tmp_path):
     (["run", "--model", "toy", "--sampler", "type", "--iters", "1", "--seed", "0",
       "--trace", "{tmp}/no/such/folder/t.csv"], "its folder does not exist"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
+    (["run", "--model", "usm", "--sampler", "token", "--iters", "1", "--seed", "0",
+      "--trace", "{tmp}/t.csv"], "--data is required with --model usm"),
+    (["run", "--model", "usm", "--data", "{tmp}/none.txt", "--sampler", "token", "--iters", "1",
+      "--seed", "0", "--trace", "{tmp}/t.csv"], "cannot read"),
+    (["run", "--model", "usm", "--data", NURSERY, "--sampler", "token", "--iters", "1",
+      "--seed", "0", "--eta", "1.5", "--trace", "{tmp}/t.csv"], "must be between 0.0 and 1.0"),
+    (["run", "--model", "usm", "--data", NURSERY, "--sampler", "token", "--iters", "1",
+      "--seed", "0", "--alpha", "x", "--trace", "{tmp}/t.csv"], "expected a number, got 'x'"),
+    (["run", "--model", "toy", "--sampler", "sentence", "--iters", "1", "--seed", "0",
+      "--trace", "{tmp}/t.csv"], "the toy model has no sentence sampler"),
+    (["score", "--model", "usm", "--data", NURSERY, "--analysis", "{tmp}/none.txt"],
+     "cannot read"),
 ])
 def test_bad_arguments_give_one_line_and_status_2(tmp_path, args, says):
     done = engine(*[a.replace("{tmp}", str(tmp_path)) for a in args])
@@ -73,3 +89,49 @@ def test_bad_arguments_give_one_line_and_status_2(tmp_path, args, says):
     assert len(lines) == 1 and says in lines[0], done.stderr
     assert "Traceback" not in done.stderr
     assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+@pytest.mark.parametrize("sampler, extra", [("token", None), ("type", "mean_block_size"),
+                                            ("anneal", None), ("greedy", "mean_block_size"),
+                                            ("sentence", "acceptance")])
+def test_usm_run_writes_trace_samples_and_segmentation(tmp_path, sampler, extra):
+    trace, samples, output = tmp_path / "t.csv", tmp_path / "s.txt", tmp_path / "seg.txt"
+    done = engine("run", "--model", "usm", "--data", NURSERY, "--sampler", sampler, "--iters", 4,
+                  "--seed", 2, "--eta", 0.5, "--alpha", 10, "--trace", trace, "--samples",
+                  samples, "--output", output)
+    assert done.returncode == 0, done.stderr
+    frame = pd.read_csv(trace)
+    columns = {"iteration", "seconds", "loglik", "token_f", "boundary_f", "lexicon_f"}
+    assert columns <= set(frame.columns) and list(frame.iteration) == list(range(5))
+    assert frame[["token_f", "boundary_f", "lexicon_f"]].stack().between(0, 1).all()
+    if extra:
+        assert frame[extra].iloc[1:].notna().all()
+    corpus = load_segmented(NURSERY)
+    segmented = load_segmented(output)
+    assert segmented.texts == corpus.texts
+    lines = samples.read_text().splitlines()
+    n_sites = sum(len(t) - 1 for t in corpus.texts)
+    assert len(lines) == 4 and all(len(line.split(" ")) == n_sites for line in lines)
+    last = np.array(lines[-1].split(" "), dtype=int)  # the final sweep's sites are the output's
+    model = UsmModel.from_corpus(corpus)
+    assert list(last) == list(model.values(model.state_from_bound(
+        UsmModel.from_corpus(segmented).gold_bound)))
+    scored = json.loads(engine("score", "--model", "usm", "--data", NURSERY, "--analysis", output,
+                               "--alpha", 10).stdout)
+    assert scored["loglik"] == pytest.approx(frame.loglik.iloc[-1], rel=1e-9)
+    assert scored["token_f"] == pytest.approx(frame.token_f.iloc[-1], rel=1e-9)
+
+
+def test_score_gives_loglik_and_the_nine_figures(tmp_path):
+    gold, analysis = tmp_path / "gold.txt", tmp_path / "found.txt"
+    gold.write_text("the old woman\nthe old man\n")
+    analysis.write_text("theold wo man\ntheold man\n")
+    done = engine("score", "--model", "usm", "--data", gold, "--analysis", analysis)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    names = {f"{m}_{k}" for m in ("token", "boundary", "lexicon") for k in "prf"}
+    assert set(result) == names | {"loglik"}
+    assert result["token_p"] == pytest.approx(1 / 5) and result["lexicon_r"] == pytest.approx(1 / 4)
+    model = UsmModel.from_corpus(load_segmented(gold))
+    found = model.state_from_bound(UsmModel.from_corpus(load_segmented(analysis)).gold_bound)
+    assert result["loglik"] == pytest.approx(model.loglik(found))
