@@ -5,4 +5,6 @@ st.set_page_config(page_title="Typeblocks", page_icon=":material/view_module:", 
 st.navigation([
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/toy_posterior.py", title="Toy posterior", icon=":material/stacked_line_chart:"),
+    st.Page("pages/type_blocks.py", title="Type blocks", icon=":material/view_module:"),
+    st.Page("pages/word_segmentation.py", title="Word segmentation", icon=":material/segment:"),
 ]).run()

@@ -1,2 +1,3 @@
-"""Corpora: loaders for the supported formats, generators of synthetic corpora with known
-truth, and small corpora written for this project (``builtin/``)."""
+"""Corpora: loaders for the supported formats (``segmented``), generators of synthetic corpora
+with a known segmentation (``synthetic``) and small corpora written for this project
+(``builtin``)."""

@@ -2,9 +2,19 @@
 
 
 class CorpusError(ValueError):
-    """Input that cannot be read as a corpus. The message names the line (1-based) when there
-    is one, says what was wrong and what to do."""
+    """Input that cannot be read as a corpus.
 
-    def __init__(self, message, line=None):
+    The message says what was wrong and what to do; when the problem is on one line it starts
+    with ``line N:`` (1-based) so that a user can find it in an editor.
+
+    Parameters
+    ----------
+    message : str
+        What was wrong and what to do about it.
+    line : int, optional
+        The 1-based line of the problem, or None when no single line is at fault.
+    """
+
+    def __init__(self, message: str, line: int | None = None):
         self.line = line
         super().__init__(f"line {line}: {message}" if line is not None else message)

@@ -2,9 +2,10 @@
 
 Symbols are single characters (a phonemic transcription such as the Brent corpus's uses one
 character per phoneme). Blank lines are skipped and counted; anything else that cannot be read
-is refused with a message naming the line.
+is refused with a `CorpusError` naming the line.
 """
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,98 +13,185 @@ import numpy as np
 
 from datasets.errors import CorpusError
 
-MAX_UTTERANCE = 2000  # symbols; longer lines are almost surely not one utterance
+MAX_UTTERANCE = 2000  # symbols; a longer line is almost surely a paragraph, not one utterance
+BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
 class SegmentedCorpus:
-    """Utterances as tuples of gold words, with what the loader skipped."""
+    """Utterances as tuples of gold words, with what the loader skipped.
 
-    utterances: tuple
+    Attributes
+    ----------
+    utterances : tuple of tuple of str
+        Each utterance's gold words, in file order.
+    blank_lines : int
+        Empty or whitespace-only lines the loader skipped.
+    name : str
+        A label for the user (a file name, or how the corpus was made).
+    """
+
+    utterances: tuple[tuple[str, ...], ...]
     blank_lines: int
     name: str
 
     @property
-    def texts(self):
-        """The utterances without their word boundaries."""
+    def texts(self) -> tuple[str, ...]:
+        """The utterances without their word boundaries (what a segmenter sees)."""
         return tuple("".join(words) for words in self.utterances)
 
     @property
-    def n_symbols(self):
-        return sum(len(text) for text in self.texts)
+    def n_symbols(self) -> int:
+        """The number of symbols over all utterances."""
+        return sum(len(word) for words in self.utterances for word in words)
 
     @property
-    def n_words(self):
+    def n_words(self) -> int:
+        """The number of gold word tokens over all utterances."""
         return sum(len(words) for words in self.utterances)
 
 
-def parse_segmented(text, name="corpus"):
-    """Read the plain format from a string. Raises CorpusError naming the first bad line."""
+def parse_segmented(text: str, name: str = "corpus") -> SegmentedCorpus:
+    """Read the plain format from a string.
+
+    Parameters
+    ----------
+    text : str
+        The file's content; lines end in ``\\n`` or ``\\r\\n``.
+    name : str
+        The corpus's label.
+
+    Returns
+    -------
+    SegmentedCorpus
+
+    Raises
+    ------
+    CorpusError
+        At the first line that cannot be read, or when there is no utterance at all.
+    """
     utterances, blank = [], 0
     lines = text.split("\n")
     if text.endswith("\n") or not text:
-        lines.pop()  # a final newline ends the last line; it starts no blank one
+        lines.pop()  # a final newline ends the last line; it does not start a blank one
     for number, line in enumerate(lines, start=1):
         line = line.removesuffix("\r")
-        if not line.strip():
+        if not line.strip():  # whitespace of any kind
             blank += 1
             continue
-        check_line(line, number)
-        utterances.append(tuple(line.split()))
+        _check_line(line, number)
+        utterances.append(tuple(line.split()))  # runs of spaces count as one
     if not utterances:
-        detail = f"only {blank:,} blank lines" if blank else "nothing in it"
+        detail = f"only {blank:,} blank line{'s' * (blank != 1)}" if blank else "nothing in it"
         raise CorpusError(f"the file has no utterances ({detail}): give one utterance per "
                           "line, words separated by spaces")
     return SegmentedCorpus(tuple(utterances), blank, name)
 
 
-def check_line(line, number):
+def _check_line(line: str, number: int) -> None:
     """Refuse characters that cannot be symbols, and overlong utterances."""
     for column, char in enumerate(line, start=1):
         if char == "\ufffd":
-            raise CorpusError(f"column {column} is not valid UTF-8 text: save the file as UTF-8",
-                              number)
+            raise CorpusError(f"the replacement character U+FFFD at column {column} means the "
+                              "file was not valid UTF-8 text: save it as UTF-8", number)
+        # Other whitespace would be read as a word break or as a symbol the user cannot see.
         if char != " " and (char.isspace() or unicodedata.category(char).startswith("C")):
-            kind = {"\t": "tab"}.get(char, unicodedata.name(char, "control character"))
-            raise CorpusError(f"the character {char!r} ({kind.lower()}) at column {column} "
-                              "cannot be a symbol: separate words by single spaces", number)
+            kind = "tab" if char == "\t" else unicodedata.name(char, "control character").lower()
+            raise CorpusError(f"the character {char!r} ({kind}) at column {column} cannot be a "
+                              "symbol: separate words by single spaces", number)
     symbols = len(line.replace(" ", ""))
     if symbols > MAX_UTTERANCE:
         raise CorpusError(f"an utterance of {symbols:,} symbols (at most {MAX_UTTERANCE:,}): "
-                          "put one utterance per line", number)
+                          "split it, one utterance per line", number)
 
 
-def read_segmented(data, name="corpus"):
-    """Read the plain format from bytes (an upload) or a string."""
+def read_segmented(data: bytes | str, name: str = "corpus") -> SegmentedCorpus:
+    """Read the plain format from bytes (an upload) or a string.
+
+    Parameters
+    ----------
+    data : bytes or str
+        Bytes are decoded as UTF-8; a byte-order mark is dropped.
+    name : str
+        The corpus's label.
+
+    Returns
+    -------
+    SegmentedCorpus
+
+    Raises
+    ------
+    CorpusError
+        For bytes that are not UTF-8 (naming the line of the first bad byte) and as
+        `parse_segmented` does.
+    """
     if isinstance(data, bytes):
+        # Strip the BOM ourselves: the utf-8-sig codec reports error offsets without it.
+        data = data.removeprefix(BOM)
         try:
-            data = data.decode("utf-8-sig")
+            data = data.decode("utf-8")
         except UnicodeDecodeError as err:
             line = data.count(b"\n", 0, err.start) + 1
-            raise CorpusError("the file is not UTF-8 text (byte "
-                              f"{data[err.start]:#04x}): save it as UTF-8", line) from None
-    return parse_segmented(data, name)
+            raise CorpusError(f"the file is not UTF-8 text (byte {data[err.start]:#04x}): "
+                              "save it as UTF-8", line) from None
+    return parse_segmented(data.removeprefix("\ufeff"), name)
 
 
-def load_segmented(path):
-    """Read a file in the plain format; its name is the file's."""
+def load_segmented(path: str | Path) -> SegmentedCorpus:
+    """Read a file in the plain format; the corpus is named after the file.
+
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    SegmentedCorpus
+
+    Raises
+    ------
+    CorpusError
+        When the file is missing or unreadable, and as `read_segmented` does.
+    """
     path = Path(path)
     try:
         data = path.read_bytes()
+    except FileNotFoundError:
+        raise CorpusError(f"cannot read {path}: there is no such file (check the path)") from None
     except OSError as err:
         raise CorpusError(f"cannot read {path}: {err.strerror or err}") from None
     return read_segmented(data, path.name)
 
 
-def format_segmented(utterances):
-    """The plain format of utterances given as word sequences (one line each)."""
+def format_segmented(utterances: Iterable[Sequence[str]]) -> str:
+    """The plain format of utterances given as word sequences, the inverse of parsing.
+
+    Parameters
+    ----------
+    utterances : iterable of sequence of str
+
+    Returns
+    -------
+    str
+        One line per utterance, words joined by single spaces, each line ending in ``\\n``.
+    """
     return "".join(" ".join(words) + "\n" for words in utterances)
 
 
-def gold_boundaries(utterances):
-    """uint8[T] over the concatenated symbols: 1 where a gold word ends (every utterance's last
-    symbol included)."""
+def gold_boundaries(utterances: Iterable[Sequence[str]]) -> np.ndarray:
+    """Where the gold words end, over the concatenated symbols of all utterances.
+
+    Parameters
+    ----------
+    utterances : iterable of sequence of str
+
+    Returns
+    -------
+    numpy.ndarray of uint8
+        One entry per symbol, 1 at the last symbol of each word (so at each utterance's last
+        symbol too), else 0.
+    """
     lengths = [len(word) for words in utterances for word in words]
     bound = np.zeros(sum(lengths), dtype=np.uint8)
-    bound[np.cumsum(lengths) - 1] = 1
+    bound[np.cumsum(lengths, dtype=np.int64) - 1] = 1
     return bound

@@ -24,13 +24,27 @@ st.markdown(
     "to leave it, TYPE jumps there in one move. Race TOKEN, TYPE, TOKEN-anneal and TYPE-greedy "
     "from the same start, see TYPE's draws against the exact posterior, and measure TOKEN's "
     "escape time over many seeds.")
+st.page_link("pages/type_blocks.py", label="Type blocks", icon=":material/view_module:")
+st.markdown(
+    "One TYPE move at a time on a small corpus of utterances: the pivot boundary, its type "
+    "(`ab|c` versus `abc`), every site of that type across the corpus, the ones left out "
+    "because they touch a word already in the block, the exact distribution of how many to "
+    "split (eq. 7), the draw, and what TOKEN would do at the same site.")
+st.page_link("pages/word_segmentation.py", label="Word segmentation",
+             icon=":material/segment:")
+st.markdown(
+    "The unigram word-segmentation model on a corpus of child-directed speech (built in, "
+    "synthetic, or yours): TOKEN, TYPE, TOKEN-anneal, TYPE-greedy and SENTENCE race from the "
+    "same start, with log-probability and F against engine time (Fig. 5), the segmentation "
+    "coloured correct / spurious / missed, and the lexicon each sampler has found.")
 
 st.subheader("How to read the plots")
 st.markdown(
     f"- **Colours** stand for samplers, the same on every page: {colour_key(NAMES)}; "
     "exact quantities are dark grey.\n"
     "- **A pass** (sweep) visits every site once: TOKEN resamples each site in order; TYPE "
-    "picks each site as a pivot in random order and resamples its whole type block.\n"
+    "picks each site as a pivot in random order and resamples its whole type block; SENTENCE "
+    "proposes each utterance's whole segmentation.\n"
     "- **Traces against passes** start at pass 0, the shared initial state, so differences "
     "between lines are the samplers' doing, not the start's.\n"
     "- **Exact curves** come from enumeration or closed forms, never from sampling; a "

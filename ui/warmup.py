@@ -2,6 +2,7 @@
 import streamlit as st
 
 from engine.models.toy import ToyModel
+from engine.models.usm import UsmModel
 from engine.run import Race
 
 
@@ -13,4 +14,6 @@ def warm_engine():
     model.log_posterior()
     model.token_escape_times(seed=0, chains=2, max_passes=2)
     model.type_draws(seed=0, count=2)
+    usm = UsmModel(["abab", "ba"], gold_bound=[0, 1, 0, 1, 0, 1])
+    Race(usm, usm.samplers, seed=0, total_sweeps=2).sweep(2)
     return True

@@ -96,7 +96,7 @@ def gather_block(state, s0, v0, v1, candidates, block, before):
     v0, v1 : int
         The binary slice {v0, v1} (0 and 1 for binary models).
     candidates : int64[n_sites]
-        Work buffer for block_candidates.
+        Output: the sites of s0's type (``block_candidates``), for showing which conflicted.
     block : int64[n_sites]
         Output: the block's sites, pivot first.
     before : int64[n_sites]
@@ -104,8 +104,8 @@ def gather_block(state, s0, v0, v1, candidates, block, before):
 
     Returns
     -------
-    int
-        |S|, the block size.
+    (int, int)
+        |S|, the block size, and the number of candidates.
     """
     before[0] = get_value(state, s0)
     remove_site(state, s0)
@@ -123,7 +123,7 @@ def gather_block(state, s0, v0, v1, candidates, block, before):
         remove_site(state, s)
         block[size] = s
         size += 1
-    return size
+    return size, n_cand
 
 
 @kernel
@@ -175,7 +175,7 @@ def choose_m(rng, log_g, size, inv_temp, greedy, log_p):
 
 @kernel
 def type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen):
-    """One TYPE move around pivot s0 (Fig. 4); return (|S|, m, sites changed).
+    """One TYPE move around pivot s0 (Fig. 4); return (|S|, m, sites changed, candidates).
 
     Parameters
     ----------
@@ -189,7 +189,8 @@ def type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen
     greedy : bool
         TYPE-greedy: all-v0 or all-v1, whichever is more probable.
     bufs_int : int64[3, n_sites]
-        Rows: candidates, block (output: the block's sites), before (output: their old values).
+        Rows: candidates (output: the sites of s0's type), block (output: the block's sites),
+        before (output: their old values).
     bufs_float : float64[6, max(n_sites + 1, MAX_DELTA_TERMS)]
         Rows: log_g, log_p (output: unnormalised log p(m) over m = 0 … |S|), base, d0, d1, sign.
     chosen : uint8[n_sites]
@@ -201,7 +202,7 @@ def type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen
         v0 = get_value(state, s0)
     candidates, block, before = bufs_int[0], bufs_int[1], bufs_int[2]
     log_g, log_p = bufs_float[0], bufs_float[1]
-    size = gather_block(state, s0, v0, v1, candidates, block, before)
+    size, n_cand = gather_block(state, s0, v0, v1, candidates, block, before)
     block_log_g(state, s0, v0, v1, size, log_g,
                 bufs_float[2], bufs_float[3], bufs_float[4], bufs_float[5])
     m = choose_m(rng, log_g, size, inv_temp, greedy, log_p)
@@ -212,7 +213,7 @@ def type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen
         if v != before[i]:
             changed += 1
         add_site(state, block[i], v)
-    return size, m, changed
+    return size, m, changed, n_cand
 
 
 @kernel
@@ -230,8 +231,9 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
     ----------
     order : int64[n_sites]
         Pivot order of this sweep (``new_order``).
-    totals : int64[5]
-        Output: moves made, total block size, sites changed, and the last move's v0 and v1.
+    totals : int64[6]
+        Output: moves made, total block size, sites changed, and the last move's v0, v1 and
+        number of candidates (the sites of its pivot's type).
         The last move's block, old values, log p(m) and chosen sites stay in the buffers
         (see ``type_move``).
 
@@ -255,7 +257,9 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
                 continue
         totals[3] = get_value(state, s0) if k > 2 else 0
         totals[4] = v1
-        size, m, c = type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen)
+        size, m, c, n_cand = type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float,
+                                       chosen)
+        totals[5] = n_cand
         for j in range(size):
             visited[bufs_int[1, j]] = 1
         totals[0] += 1

@@ -6,6 +6,7 @@ Its exact log-probability of a segmented corpus, the product of the predictive p
 corpus order, is eq. 3 of Liang et al. with two restaurants (words, utterance ends).
 """
 import math
+from collections import Counter
 
 import numpy as np
 
@@ -113,6 +114,42 @@ class UsmModel:
 
     def values(self, state):
         return state.bound[self.site_pos]
+
+    def site_type(self, state, s):
+        """The type of site s (Liang et al. §4.2) as the words it separates or joins:
+        (w1, w2, whether w2 ends its utterance) — `w1|w2` when b_s = 1, `w1w2` when 0."""
+        p = self.site_pos[s]
+        bound = state.bound
+        a = p
+        while a > 0 and not bound[a - 1]:
+            a -= 1
+        e = p + 1
+        while not bound[e]:
+            e += 1
+        text = "".join(self.alphabet[c] for c in self.chars[a:e + 1])
+        return text[:p + 1 - a], text[p + 1 - a:], bool(self.final[e])
+
+    def site_place(self, s):
+        """(utterance, symbol index within it) of the symbol site s follows."""
+        p = self.site_pos[s]
+        u = int(np.searchsorted(self.utt_start, p, side="right")) - 1
+        return u, int(p - self.utt_start[u])
+
+    def boundary_labels(self, state, u):
+        """For each symbol of utterance u but its last: 'correct', 'spurious' (a boundary gold
+        lacks), 'missed' (a gold boundary not found) or '' (no boundary either way)."""
+        start, stop = self.utt_start[u], self.utt_start[u + 1] - 1
+        found = state.bound[start:stop].astype(bool)
+        if self.gold_bound is None:
+            return np.where(found, "found", "")
+        gold = self.gold_bound[start:stop].astype(bool)
+        return np.select([found & gold, found & ~gold, ~found & gold],
+                         ["correct", "spurious", "missed"], "")
+
+    def lexicon(self, state):
+        """The current lexicon: word → count, most frequent first."""
+        counts = Counter(w for words in self.words(state) for w in words)
+        return dict(counts.most_common())
 
     def words(self, state):
         """The segmentation as a list of word lists, one per utterance."""

@@ -18,6 +18,8 @@ class MoveInfo:
     value_zero, value_one : the binary slice {v0, v1} (0, 1 for binary models)
     temperature : the temperature the move ran at
     sweep_done : whether this move finished a sweep
+    type_sites : int64[...]   TYPE: every site of the pivot's type, the pivot included, sorted
+            (the block is those that did not conflict)
     """
 
     kind: str
@@ -31,11 +33,20 @@ class MoveInfo:
     value_one: int
     temperature: float
     sweep_done: bool
+    type_sites: np.ndarray = None
 
     @property
     def changed(self):
         """The sites whose value the move changed."""
         return self.block[self.before != self.after]
+
+    @property
+    def conflicted(self):
+        """TYPE: sites of the pivot's type left out of the block (they touched a word of an
+        earlier block site, or — with K > 2 values — had a value outside the slice)."""
+        if self.type_sites is None:
+            return np.zeros(0, np.int64)
+        return np.setdiff1d(self.type_sites, self.block)
 
 
 @dataclass(frozen=True)

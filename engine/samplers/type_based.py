@@ -37,7 +37,7 @@ class TypeSampler:
             width = max(n + 1, moves.MAX_DELTA_TERMS)
             self._bufs = dict(order=np.arange(n, dtype=np.int64), visited=np.zeros(n, np.uint8),
                               ints=np.zeros((3, n), np.int64), floats=np.zeros((6, width)),
-                              chosen=np.zeros(n, np.uint8), totals=np.zeros(5, np.int64))
+                              chosen=np.zeros(n, np.uint8), totals=np.zeros(6, np.int64))
         return self._bufs
 
     def _advance(self, state, rng, max_moves):
@@ -77,8 +77,9 @@ class TypeSampler:
         after = np.where(chosen, v1, v0).astype(np.int64)
         log_p = b["floats"][1, :size + 1].copy()
         log_p -= np.logaddexp.reduce(log_p)
+        type_sites = np.union1d(b["ints"][0, :b["totals"][5]], block[:1])
         return MoveInfo("type", int(block[0]), block, before, after, log_p, int(chosen.sum()),
-                        v0, v1, temperature, done)
+                        v0, v1, temperature, done, type_sites)
 
     def sweep(self, state, rng):
         """Every remaining pivot of the current sweep; return its SweepInfo."""

@@ -67,3 +67,40 @@ def test_a_lesson_address_opened_first_gets_the_apps_navigation(page, fresh_serv
         nav = page.locator('[data-testid="stSidebarNav"]')
         expect(nav.get_by_role("link", name=re.compile("Home"))).to_be_visible()
         expect(nav.get_by_role("link", name=re.compile("^app"))).to_have_count(0)
+
+
+def test_word_segmentation_page_plays_and_survives_a_bad_upload(page, app_url, screenshot,
+                                                                tmp_path):
+    page.goto(f"{app_url}/word_segmentation")
+    labels = page.locator('[data-testid="stMetricLabel"]')
+    expect(labels.first).to_contain_text("TOKEN · pass 0")
+    assert labels.count() == 5
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]
+                 .every(e => /pass ([5-9]|[1-9][0-9])/.test(e.innerText))""", timeout=60_000)
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    expect(page.locator(".js-plotly-plot")).to_have_count(2)
+    expect(page.get_by_text("a boundary gold does not have")).to_be_visible()
+    screenshot("word_segmentation")
+    reached = pass_numbers(page)
+
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"the dog\nthe\tcat\n")
+    page.get_by_text("Upload a file").click()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(bad))
+    expect(page.get_by_text("line 2: the character '\\t' (tab)")).to_be_visible()
+    assert pass_numbers(page) == reached  # the race is still there, unchanged
+
+
+def test_type_blocks_page_makes_moves_and_draws_them(page, app_url, screenshot):
+    page.goto(f"{app_url}/type_blocks")
+    expect(page.get_by_text("Press TYPE move")).to_be_visible()
+    for move in range(1, 5):  # one click at a time: a click during a rerun could be lost
+        page.get_by_role("button", name="TYPE move").click()
+        expect(page.get_by_text(re.compile(rf"^Move {move} · pass"))).to_be_visible()
+    expect(page.locator(".js-plotly-plot")).to_have_count(2)
+    expect(page.get_by_text("The pivot's type", exact=True)).to_be_visible()
+    expect(page.get_by_text("same type, left out (conflict)")).to_be_visible()
+    screenshot("type_blocks")

@@ -103,7 +103,7 @@ def test_type_greedy_sets_each_block_to_its_more_probable_extreme():
     for trial in range(200):
         state = model.new_state(rng, eta=0.5)
         pivot = int(rng.integers(n))
-        size, m, _ = moves.type_move(rng, state, pivot, 1, 1.0, True, ints, floats, chosen)
+        size, m, _, _ = moves.type_move(rng, state, pivot, 1, 1.0, True, ints, floats, chosen)
         block = ints[1, :size]
         values = model.values(state)
         assert m in (0, size) and len(set(values[block])) == 1
