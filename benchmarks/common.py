@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 @dataclass
 class Row:
-    """One measured figure against its target (lower is better unless ``higher`` is set)."""
+    """One measured figure against its target: at most ``target`` (or at least, with
+    ``higher``), or inside ``band`` = (low, high) when one is given."""
 
     name: str
     measured: float
@@ -14,14 +15,22 @@ class Row:
     unit: str
     note: str = ""
     higher: bool = False
+    band: tuple = None
 
     @property
     def reached(self):
+        if self.band:
+            return self.band[0] <= self.measured <= self.band[1]
         return self.measured >= self.target if self.higher else self.measured <= self.target
 
     def cells(self):
-        bound = "≥" if self.higher else "≤"
-        return [self.name, f"{self.measured:,.3g} {self.unit}", f"{bound} {self.target:g} {self.unit}",
+        if self.band:
+            goal = f"{self.band[0]:g} … {self.band[1]:g} {self.unit}"
+        else:
+            goal = f"{'≥' if self.higher else '≤'} {self.target:g} {self.unit}"
+        measured = (f"{self.measured:,.0f}" if abs(self.measured) >= 1e4
+                    else f"{self.measured:,.3g}")
+        return [self.name, f"{measured} {self.unit}".strip(), goal.strip(),
                 "yes" if self.reached else "**no**", self.note]
 
 
