@@ -1,4 +1,4 @@
-# make run   — set everything up and start the lab (the toy lesson is the built-in default)
+# make run   — set everything up and start the lab (Word segmentation opens on the built-in corpus)
 # make test  — set everything up and run every test, browser tests included
 # make bench — the benchmark table (python -m benchmarks)
 PYTHON ?= python3
