@@ -90,7 +90,10 @@ def run_chain(args, parser):
     else:
         if not args.data:
             parser.error("--data is required with --model usm: give a corpus file")
-        model, init = usm_model(load_segmented(args.data), args), {"eta": args.eta}
+        corpus = load_segmented(args.data)
+        if corpus.blank_lines:
+            print(f"{args.data}: skipped {corpus.blank_lines:,} blank lines", file=sys.stderr)
+        model, init = usm_model(corpus, args), {"eta": args.eta}
     chain = Run(model, args.sampler, args.seed, init=init, total_sweeps=max(args.iters, 1),
                 skip=not args.no_skip)
     with open_or_none(args.samples) as samples:

@@ -126,7 +126,7 @@ def draw_segmentation(race):
         st.markdown("".join(rows) + legend(), unsafe_allow_html=True)
     with right:
         lexicon = model.lexicon(run.state)
-        gold = set(model.lexicon(model.state_from_bound(model.gold_bound)))
+        gold = set(model.gold_lexicon)
         st.markdown(f"**{label(name)}'s lexicon: {len(lexicon):,} words** (gold: {len(gold):,})")
         table = pd.DataFrame({"word": list(lexicon), "count": list(lexicon.values())})
         table["in gold lexicon"] = table.word.isin(gold)

@@ -7,6 +7,7 @@ corpus order, is eq. 3 of Liang et al. with two restaurants (words, utterance en
 """
 import math
 from collections import Counter
+from functools import cached_property
 
 import numpy as np
 
@@ -150,6 +151,13 @@ class UsmModel:
         """The current lexicon: word → count, most frequent first."""
         counts = Counter(w for words in self.words(state) for w in words)
         return dict(counts.most_common())
+
+    @cached_property
+    def gold_lexicon(self):
+        """The gold segmentation's lexicon (word → count), or {} without gold."""
+        if self.gold_bound is None:
+            return {}
+        return self.lexicon(self.state_from_bound(self.gold_bound))
 
     def words(self, state):
         """The segmentation as a list of word lists, one per utterance."""
