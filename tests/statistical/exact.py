@@ -90,3 +90,48 @@ def usm_exact_p(texts, power=1.0, **hyper):
     log_p = power * np.array([usm_log_p(split_by_bits(texts, b), n_symbols=n_symbols, **hyper)
                               for b in bits])
     return np.exp(log_p - logsumexp(log_p))
+
+
+# --- the Bayesian HMM, recomputed from its definition ---------------------------------------------
+def hmm_log_p(sentences, tags, n_states, alpha=0.1, alpha_emit=0.1):
+    """log p(tags, words) under the collapsed HMM: predictive probabilities in corpus order,
+    each sentence from and back to the boundary state 0, with plain dictionaries."""
+    vocabulary = len({w for s in sentences for w in s})
+    trans, trans_row, emit, emit_row = {}, {}, {}, {}
+    total = 0.0
+
+    def step(table, row_table, row, col, prior, outcomes):
+        nonlocal total
+        total += math.log((table.get((row, col), 0) + prior)
+                          / (row_table.get(row, 0) + outcomes * prior))
+        table[row, col] = table.get((row, col), 0) + 1
+        row_table[row] = row_table.get(row, 0) + 1
+
+    for words, states in zip(sentences, tags):
+        previous = 0
+        for word, k in zip(words, states):
+            step(trans, trans_row, previous, k, alpha, n_states + 1)
+            step(emit, emit_row, k, word, alpha_emit, vocabulary)
+            previous = k
+        step(trans, trans_row, previous, 0, alpha, n_states + 1)
+    return total
+
+
+def hmm_exact_p(sentences, n_states, power=1.0, **prior):
+    """p(tags | words)^power normalised over all K^N taggings, indexed by ``tag_index``."""
+    n = sum(len(s) for s in sentences)
+    log_p = []
+    for flat in itertools.product(range(1, n_states + 1), repeat=n):
+        flat = flat[::-1]  # token 0 is the lowest digit, as in tag_index
+        tags, start = [], 0
+        for s in sentences:
+            tags.append(flat[start:start + len(s)])
+            start += len(s)
+        log_p.append(power * hmm_log_p(sentences, tags, n_states, **prior))
+    log_p = np.array(log_p)
+    return np.exp(log_p - logsumexp(log_p))
+
+
+def tag_index(tags, n_states):
+    """The row of ``hmm_exact_p`` of a flat tagging (states 1 … K, token 0 lowest digit)."""
+    return int(np.dot(np.asarray(tags, dtype=np.int64) - 1, n_states ** np.arange(len(tags))))

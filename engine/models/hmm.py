@@ -1,0 +1,99 @@
+"""The Bayesian HMM for part-of-speech induction (SPEC §4; Liang et al. §3, Gao & Johnson §2).
+
+K hidden states plus a boundary state 0 that starts and ends every sentence; symmetric
+Dirichlet priors on transitions (α) and emissions (α′). Its exact collapsed log-probability of a
+tagging is eq. 3 of Liang et al. (``engine.kernels.hmm.log_likelihood``).
+"""
+import math
+
+import numpy as np
+
+from engine.kernels import hmm as kernels
+
+
+class HmmModel:
+    """Sentences of words under the HMM with K states.
+
+    Parameters
+    ----------
+    sentences : sequence of sequences of str
+        The words of each sentence (no sentence may be empty).
+    n_states : int
+        K, the number of hidden states (≥ 2).
+    gold_tags : sequence of sequences of str, or None
+        Gold tags per token; enables the measures.
+    alpha, alpha_emit : float
+        α (transitions) and α′ (emissions).
+    """
+
+    name = "hmm"
+    samplers = ("token", "type", "anneal", "greedy")
+
+    def __init__(self, sentences, n_states, gold_tags=None, alpha=0.1, alpha_emit=0.1):
+        if not sentences or not all(len(s) for s in sentences):
+            raise ValueError("the corpus needs at least one sentence and no empty ones")
+        if not (isinstance(n_states, (int, np.integer)) and 2 <= n_states <= 1000):
+            raise ValueError(f"the number of states K must be a whole number from 2 to 1,000 "
+                             f"(got {n_states})")
+        for label, value in (("α", alpha), ("α′", alpha_emit)):
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{label} must be a positive number (got {value})")
+        self.sentences = tuple(tuple(s) for s in sentences)
+        self.n_states = int(n_states)
+        self.alpha, self.alpha_emit = float(alpha), float(alpha_emit)
+        self.vocabulary = sorted({w for s in self.sentences for w in s})
+        index = {w: i for i, w in enumerate(self.vocabulary)}
+        self.words = np.array([index[w] for s in self.sentences for w in s], dtype=np.int64)
+        lengths = np.array([len(s) for s in self.sentences])
+        self.sent_start = np.r_[0, np.cumsum(lengths)].astype(np.int64)
+        self.first = np.zeros(len(self.words), dtype=np.uint8)
+        self.first[self.sent_start[:-1]] = 1
+        self.last = np.zeros(len(self.words), dtype=np.uint8)
+        self.last[self.sent_start[1:] - 1] = 1
+        self.gold_tags = gold_tags
+
+    @property
+    def n_sites(self):
+        return len(self.words)
+
+    def new_state(self, rng, eta=1.0):
+        """Each token in state 1 with probability η, else in a uniformly random state (§5.2)."""
+        if not 0.0 <= eta <= 1.0:
+            raise ValueError(f"η must be in [0, 1] (got {eta})")
+        n = self.n_sites
+        tags = np.where(rng.random(n) < eta, 1, rng.integers(1, self.n_states + 1, size=n))
+        return self.state_from_tags(tags)
+
+    def state_from_tags(self, tags):
+        """A state for the tagging ``tags`` (int[N], states 1 … K)."""
+        tags = np.asarray(tags, dtype=np.int64).copy()
+        if tags.shape != self.words.shape or tags.min() < 1 or tags.max() > self.n_states:
+            raise ValueError(f"a tagging must give every token a state from 1 to {self.n_states}")
+        k1, n = self.n_states + 1, self.n_sites
+        capacity = 1 << max(4, int(2 * n).bit_length())
+        state = kernels.HmmState(
+            words=self.words, tag=tags, first=self.first, last=self.last,
+            params=np.array([self.alpha, self.alpha_emit]),
+            trans=np.zeros((k1, k1), np.int64), trans_total=np.zeros(k1, np.int64),
+            emit=np.zeros((k1, len(self.vocabulary)), np.int64),
+            emit_total=np.zeros(k1, np.int64), removed=np.zeros(n, np.uint8),
+            slot_key=np.full(capacity, -1, np.int64), slot_head=np.full(capacity, -1, np.int64),
+            slot_size=np.zeros(capacity, np.int64), site_next=np.full(n, -1, np.int64),
+            site_prev=np.full(n, -1, np.int64))
+        kernels.count_all(state)
+        return state
+
+    def loglik(self, state):
+        """Exact log p(z, w), recounted from the tags alone."""
+        return kernels.log_likelihood(self.state_from_tags(state.tag))
+
+    def loglik_running(self, state):
+        """The same from the state's running counts."""
+        return kernels.log_likelihood(state)
+
+    def measures(self, state):
+        return {}
+
+    def values(self, state):
+        """Every token's state, 1 … K, in corpus order."""
+        return state.tag.copy()

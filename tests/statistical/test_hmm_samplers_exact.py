@@ -1,0 +1,96 @@
+"""Each HMM sampler's long-run distribution over every tagging of a tiny corpus against exact
+enumeration (tests/statistical/exact.py recomputes the collapsed HMM on its own).
+
+Two sentences with repeated words: with K = 3 the binary slices {k, k′} of TYPE matter, and
+the type `a` between the same states recurs, so blocks have several sites.
+"""
+import numpy as np
+import pytest
+
+from engine.core.rng import make_rng
+from engine.kernels import moves
+from engine.models.hmm import HmmModel
+from engine.samplers import make_sampler
+from tests.statistical.exact import chi_square_p, hmm_exact_p, hmm_log_p, tag_index
+
+ALPHA = 1e-3
+SENTENCES = (("a", "b", "a"), ("a", "b"))
+PRIOR = dict(alpha=0.5, alpha_emit=0.5)
+
+
+def split(model, flat):
+    return [flat[a:b] for a, b in zip(model.sent_start[:-1], model.sent_start[1:])]
+
+
+def visit_counts(sampler, k, seed, sweeps, thin=1, burn_in=20, eta=0.5):
+    model = HmmModel(SENTENCES, k, **PRIOR)
+    rng = make_rng(seed)
+    state = model.new_state(rng, eta=eta)
+    counts = np.zeros(k ** model.n_sites, dtype=np.int64)
+    for sweep in range(burn_in + sweeps * thin):
+        sampler.sweep(state, rng)
+        if sweep >= burn_in and (sweep - burn_in) % thin == 0:
+            counts[tag_index(state.tag, k)] += 1
+    assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-9)
+    return counts
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_the_model_agrees_with_the_definition(k):
+    model = HmmModel(SENTENCES, k, **PRIOR)
+    rng = make_rng(k)
+    for _ in range(20):
+        state = model.new_state(rng, eta=0.3)
+        expected = hmm_log_p(SENTENCES, split(model, list(state.tag)), k, **PRIOR)
+        assert model.loglik(state) == pytest.approx(expected, abs=1e-10)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_token_matches_the_exact_posterior(k):
+    counts = visit_counts(make_sampler("token"), k, seed=31, sweeps=20_000, thin=2)
+    assert chi_square_p(counts, hmm_exact_p(SENTENCES, k, **PRIOR)) > ALPHA
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_type_matches_the_exact_posterior(k):
+    counts = visit_counts(make_sampler("type", skip=False), k, seed=32, sweeps=20_000, thin=2)
+    assert chi_square_p(counts, hmm_exact_p(SENTENCES, k, **PRIOR)) > ALPHA
+
+
+def test_token_anneal_after_cooling_matches_the_exact_posterior():
+    total = 30_000
+    sampler = make_sampler("anneal", total_sweeps=total)
+    counts = visit_counts(sampler, 2, seed=33, sweeps=(total // 2) // 2, thin=2,
+                          burn_in=total // 2)
+    assert sampler.temperature() == 1.0
+    assert chi_square_p(counts, hmm_exact_p(SENTENCES, 2, **PRIOR)) > ALPHA
+
+
+def test_type_blocks_gather_the_sites_of_a_type_in_the_slice():
+    model = HmmModel(SENTENCES, 3, **PRIOR)
+    rng = make_rng(4)
+    state = model.state_from_tags([1, 2, 1, 1, 2])  # `a` between 0 and 2: tokens 0 and 3
+    sampler = make_sampler("type", skip=False)
+    sizes = [len(sampler.step(state, rng).block) for _ in range(400)]
+    assert max(sizes) >= 2
+
+
+def test_type_greedy_sets_each_block_to_its_more_probable_extreme():
+    model = HmmModel(SENTENCES, 3, **PRIOR)
+    rng = make_rng(9)
+    n = model.n_sites
+    ints, floats = np.zeros((3, n), np.int64), np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
+    chosen = np.zeros(n, np.uint8)
+    for _ in range(200):
+        state = model.new_state(rng, eta=0.3)
+        pivot, v1 = int(rng.integers(n)), int(rng.integers(3))
+        v0 = int(state.tag[pivot]) - 1
+        if v1 == v0:
+            continue
+        size, m, _, _ = moves.type_move(rng, state, pivot, v1, 1.0, True, ints, floats, chosen)
+        block = ints[1, :size]
+        assert m in (0, size) and len(set(state.tag[block])) == 1
+        other = state.tag.copy()
+        other[block] = (v0 + 1) if state.tag[block[0]] == v1 + 1 else (v1 + 1)
+        log_p = hmm_log_p(SENTENCES, split(model, list(state.tag)), 3, **PRIOR)
+        assert log_p >= hmm_log_p(SENTENCES, split(model, list(other)), 3, **PRIOR) - 1e-9

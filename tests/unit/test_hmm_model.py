@@ -1,0 +1,75 @@
+"""The Bayesian HMM: running counts and the type → tokens index against ones rebuilt from the
+tags after thousands of moves; settings refused with the setting named."""
+import numpy as np
+import pytest
+
+from engine.core import keyed_lists
+from engine.core.rng import make_rng
+from engine.models.hmm import HmmModel
+from engine.samplers import make_sampler
+
+
+def random_corpus(seed, n_sentences=40):
+    rng = np.random.default_rng(seed)
+    words = ["the", "a", "dog", "cat", "runs", "sees", "big", "."]
+    return [list(rng.choice(words, size=rng.integers(1, 7))) for _ in range(n_sentences)]
+
+
+def index_of(state):
+    """{type key: sorted tokens} read from the state's table and lists."""
+    out = {}
+    for slot in np.flatnonzero(state.slot_key >= 0):
+        tokens, x = [], state.slot_head[slot]
+        while x >= 0:
+            tokens.append(int(x))
+            x = state.site_next[x]
+        assert len(tokens) == state.slot_size[slot]
+        out[int(state.slot_key[slot])] = sorted(tokens)
+    return out
+
+
+def assert_state_matches_rebuilt(model, state):
+    rebuilt = model.state_from_tags(state.tag)
+    for name in ("trans", "trans_total", "emit", "emit_total"):
+        np.testing.assert_array_equal(getattr(state, name), getattr(rebuilt, name), err_msg=name)
+    assert index_of(state) == index_of(rebuilt)
+    for key in index_of(state):  # and every key is found by a lookup
+        assert keyed_lists.find(state.slot_key, key) >= 0
+    assert not state.removed.any()
+    assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-8)
+
+
+@pytest.mark.parametrize("k", [2, 5])
+def test_counts_and_type_index_equal_rebuilt_ones_after_thousands_of_moves(k):
+    model = HmmModel(random_corpus(1), k)
+    rng = make_rng(3)
+    state = model.new_state(rng, eta=0.2)
+    samplers = [make_sampler("token"), make_sampler("type"), make_sampler("type", skip=False),
+                make_sampler("greedy")]
+    for _ in range(30):
+        for sampler in samplers:
+            for _ in range(40):
+                sampler.step(state, rng)
+        assert_state_matches_rebuilt(model, state)
+
+
+def test_the_transition_counts_count_each_transition_once():
+    model = HmmModel([["a", "b", "c"], ["d"]], 3)
+    state = model.state_from_tags([1, 2, 3, 2])
+    assert state.trans_total.sum() == 4 + 2  # tokens + one end per sentence
+    assert state.trans[0, 1] == 1 and state.trans[3, 0] == 1 and state.trans[2, 0] == 1
+
+
+@pytest.mark.parametrize("settings, message", [
+    (dict(n_states=1), "the number of states K must be a whole number from 2"),
+    (dict(n_states=3, alpha=0.0), "α must be a positive number"),
+    (dict(n_states=3, alpha_emit=-1.0), "α′ must be a positive number"),
+])
+def test_bad_settings_are_refused_with_the_setting_named(settings, message):
+    with pytest.raises(ValueError, match=message):
+        HmmModel([["a"]], **settings)
+
+
+def test_a_tagging_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="every token a state from 1 to 2"):
+        HmmModel([["a", "b"]], 2).state_from_tags([1, 3])
