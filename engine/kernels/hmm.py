@@ -22,13 +22,14 @@ from engine.kernels import interface
 from engine.kernels.interface import for_state
 
 HmmState = namedtuple("HmmState", [
-    "words", "tag", "first", "last", "params", "trans", "trans_total", "emit", "emit_total",
+    "words", "tag", "first", "last", "sent_start", "params", "trans", "trans_total", "emit", "emit_total",
     "removed", "slot_key", "slot_head", "slot_size", "site_next", "site_prev"])
 HmmState.__doc__ = """State of the HMM (N tokens, K states, V word types, a type table of C slots).
 
 words : int64[N]          word type of each token, sentences concatenated
 tag : int64[N]            its state, 1 … K
 first, last : uint8[N]    1 on each sentence's first / last token
+sent_start : int64[S + 1] where each of the S sentences starts (and N at the end)
 params : float64[2]       α (transitions), α′ (emissions)
 trans : int64[K+1, K+1]   transition counts, row = from (0 = boundary), column = to
 trans_total : int64[K+1]  their row sums

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from engine.kernels import hmm as kernels
+from engine.kernels import hmm_sentence  # noqa: F401 (registers the HMM's SENTENCE functions)
 
 
 class HmmModel:
@@ -27,7 +28,7 @@ class HmmModel:
     """
 
     name = "hmm"
-    samplers = ("token", "type", "anneal", "greedy")
+    samplers = ("token", "type", "anneal", "greedy", "sentence")
 
     def __init__(self, sentences, n_states, gold_tags=None, alpha=0.1, alpha_emit=0.1):
         if not sentences or not all(len(s) for s in sentences):
@@ -73,6 +74,7 @@ class HmmModel:
         capacity = 1 << max(4, int(2 * n).bit_length())
         state = kernels.HmmState(
             words=self.words, tag=tags, first=self.first, last=self.last,
+            sent_start=self.sent_start,
             params=np.array([self.alpha, self.alpha_emit]),
             trans=np.zeros((k1, k1), np.int64), trans_total=np.zeros(k1, np.int64),
             emit=np.zeros((k1, len(self.vocabulary)), np.int64),

@@ -57,6 +57,14 @@ def test_type_matches_the_exact_posterior(k):
     assert chi_square_p(counts, hmm_exact_p(SENTENCES, k, **PRIOR)) > ALPHA
 
 
+@pytest.mark.parametrize("k", [2, 3])
+def test_sentence_matches_the_exact_posterior(k):
+    sampler = make_sampler("sentence")
+    counts = visit_counts(sampler, k, seed=34, sweeps=20_000, thin=2)
+    assert chi_square_p(counts, hmm_exact_p(SENTENCES, k, **PRIOR)) > ALPHA
+    assert 0.2 < sampler.sweep_figures()["acceptance"] <= 1.0
+
+
 def test_token_anneal_after_cooling_matches_the_exact_posterior():
     total = 30_000
     sampler = make_sampler("anneal", total_sweeps=total)

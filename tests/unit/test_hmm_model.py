@@ -45,7 +45,7 @@ def test_counts_and_type_index_equal_rebuilt_ones_after_thousands_of_moves(k):
     rng = make_rng(3)
     state = model.new_state(rng, eta=0.2)
     samplers = [make_sampler("token"), make_sampler("type"), make_sampler("type", skip=False),
-                make_sampler("greedy")]
+                make_sampler("greedy"), make_sampler("sentence")]
     for _ in range(30):
         for sampler in samplers:
             for _ in range(40):
