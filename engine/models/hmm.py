@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from engine.kernels import hmm as kernels
+from engine.metrics import tagging_scores
 from engine.kernels import hmm_sentence  # noqa: F401 (registers the HMM's SENTENCE functions)
 
 
@@ -51,7 +52,15 @@ class HmmModel:
         self.first[self.sent_start[:-1]] = 1
         self.last = np.zeros(len(self.words), dtype=np.uint8)
         self.last[self.sent_start[1:] - 1] = 1
-        self.gold_tags = gold_tags
+        self.tag_set, self.gold = (), None
+        if gold_tags is not None:
+            if [len(t) for t in gold_tags] != [len(s) for s in self.sentences]:
+                raise ValueError("the gold tags must give every token of every sentence a tag")
+            self.tag_set = tuple(sorted({t for tags in gold_tags for t in tags}))
+            code = {t: i for i, t in enumerate(self.tag_set)}
+            self.gold = np.array([code[t] for tags in gold_tags for t in tags], dtype=np.int64)
+        # cross-validation learns its state → tag map on the first half of the sentences
+        self.half = int(self.sent_start[len(self.sentences) // 2])
 
     @property
     def n_sites(self):
@@ -94,7 +103,10 @@ class HmmModel:
         return kernels.log_likelihood(state)
 
     def measures(self, state):
-        return {}
+        """The four tagging measures against the gold tags ({} without gold)."""
+        if self.gold is None:
+            return {}
+        return tagging_scores(state.tag, self.gold, self.n_states, len(self.tag_set), self.half)
 
     def values(self, state):
         """Every token's state, 1 … K, in corpus order."""

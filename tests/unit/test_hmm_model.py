@@ -73,3 +73,33 @@ def test_bad_settings_are_refused_with_the_setting_named(settings, message):
 def test_a_tagging_out_of_range_is_refused():
     with pytest.raises(ValueError, match="every token a state from 1 to 2"):
         HmmModel([["a", "b"]], 2).state_from_tags([1, 3])
+
+
+def test_tagging_measures_on_a_hand_checked_example():
+    """States 1 1 2 2 3 3 against tags N N V V V D, the first sentence = the first 3 tokens.
+
+    Many-to-one: 1→N, 2→V, 3→V (or D): 5 of 6. Greedy one-to-one: 1–N, 2–V (2 each), then
+    3–D (1): 5 of 6. Cross-validation: the first half maps 1→N, 2→V, 3→(unseen) the first tag,
+    D; the second half's 2 V, 3 V, 3 D scores 2 of 3. VI = H(S) + H(T) − 2 I(S; T) =
+    log₂3 + 1.459 − 2 · 1.126 = 0.7925 bits."""
+    model = HmmModel([["a", "b", "c"], ["d", "e", "f"]], 3,
+                     gold_tags=[["N", "N", "V"], ["V", "V", "D"]])
+    scores = model.measures(model.state_from_tags([1, 1, 2, 2, 3, 3]))
+    assert scores["acc_many_to_one"] == pytest.approx(5 / 6)
+    assert scores["acc_one_to_one"] == pytest.approx(5 / 6)
+    assert scores["acc_cross_validation"] == pytest.approx(2 / 3)
+    h_tags = -(2 / 6 * np.log2(2 / 6) + 3 / 6 * np.log2(3 / 6) + 1 / 6 * np.log2(1 / 6))
+    mutual = 1 / 3 * np.log2(3) + 1 / 3 + 1 / 6 * np.log2(3)
+    assert scores["vi"] == pytest.approx(np.log2(3) + h_tags - 2 * mutual)
+
+
+def test_one_state_for_everything_scores_the_majority_tag():
+    model = HmmModel([["a", "b", "c", "d"]], 2, gold_tags=[["N", "V", "N", "N"]])
+    scores = model.measures(model.state_from_tags([1, 1, 1, 1]))
+    assert scores["acc_many_to_one"] == scores["acc_one_to_one"] == pytest.approx(3 / 4)
+    assert scores["vi"] == pytest.approx(-(0.75 * np.log2(0.75) + 0.25 * np.log2(0.25)))
+
+
+def test_gold_tags_must_cover_every_token():
+    with pytest.raises(ValueError, match="every token of every sentence a tag"):
+        HmmModel([["a", "b"]], 2, gold_tags=[["N"]])
