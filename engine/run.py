@@ -7,6 +7,7 @@ advancing it; it keeps its state, RNG and trace, so it resumes where it stopped.
 """
 import time
 
+import numpy as np
 import pandas as pd
 
 from engine.core.rng import make_rng
@@ -14,9 +15,11 @@ from engine.samplers import make_sampler
 
 
 class Run:
-    def __init__(self, model, sampler, seed, init=None, total_sweeps=None, skip=True):
+    def __init__(self, model, sampler, seed, init=None, total_sweeps=None, skip=True,
+                 record_values=False):
         """model: a model object; sampler: a name from engine.samplers.NAMES; init: keyword
-        arguments of model.new_state (e.g. {"m": 1000} or {"eta": 0.5})."""
+        arguments of model.new_state (e.g. {"m": 1000} or {"eta": 0.5}); record_values: keep
+        every site's value at each trace row in ``values`` (for trajectory plots)."""
         if sampler not in model.samplers:
             raise ValueError(f"the {model.name} model has no {sampler} sampler: choose one of "
                              f"{', '.join(model.samplers)}")
@@ -27,6 +30,7 @@ class Run:
         self.sampler = make_sampler(sampler, total_sweeps=total_sweeps, skip=skip)
         self.state = model.new_state(self.rng, **(init or {}))
         self.seconds = 0.0
+        self.values = [] if record_values else None
         self.trace = [self._row(0, None)]
 
     @property
@@ -81,6 +85,8 @@ class Run:
                "temperature": info.temperature if info else self.sampler.temperature()}
         row.update(self.model.measures(self.state))
         row.update(self.sampler.sweep_figures())
+        if self.values is not None:
+            self.values.append(self.model.values(self.state).astype(np.int16))
         return row
 
     def trace_frame(self):
@@ -94,11 +100,13 @@ class Race:
     with the same seed and init start from the identical state and then go their own ways.
     """
 
-    def __init__(self, model, samplers, seed, init=None, total_sweeps=None, skip=True):
+    def __init__(self, model, samplers, seed, init=None, total_sweeps=None, skip=True,
+                 record_values=False):
         if not samplers:
             raise ValueError("choose at least one sampler")
         self.total_sweeps = total_sweeps
-        self.runs = {name: Run(model, name, seed, init=init, total_sweeps=total_sweeps, skip=skip)
+        self.runs = {name: Run(model, name, seed, init=init, total_sweeps=total_sweeps, skip=skip,
+                               record_values=record_values)
                      for name in samplers}
 
     @property

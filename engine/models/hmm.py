@@ -62,6 +62,14 @@ class HmmModel:
         # cross-validation learns its state → tag map on the first half of the sentences
         self.half = int(self.sent_start[len(self.sentences) // 2])
 
+    @classmethod
+    def from_corpus(cls, corpus, n_states=None, **prior):
+        """The model of a TaggedCorpus (datasets.tagged); K defaults to the number of gold tags
+        (10 without gold)."""
+        if n_states is None:
+            n_states = max(2, len(corpus.tag_set)) if corpus.tags else 10
+        return cls(corpus.sentences, n_states, gold_tags=corpus.tags, **prior)
+
     @property
     def n_sites(self):
         return len(self.words)

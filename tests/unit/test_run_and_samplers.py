@@ -138,3 +138,12 @@ def test_kernels_refuse_python_callers_of_the_interface():
     from engine.kernels import interface
     with pytest.raises(TypeError, match="model-interface function"):
         interface.n_sites(ToyModel(3).new_state(make_rng(0)))
+
+
+def test_recorded_values_follow_the_trace_rows():
+    run = Run(ToyModel(20), "token", seed=3, init={"m": 20}, record_values=True)
+    for _ in run.advance(4):
+        pass
+    assert len(run.values) == len(run.trace) == 5
+    assert [int(v.sum()) for v in run.values] == [row["m"] for row in run.trace]
+    assert Run(ToyModel(20), "token", seed=3).values is None
