@@ -7,4 +7,5 @@ st.navigation([
     st.Page("pages/toy_posterior.py", title="Toy posterior", icon=":material/stacked_line_chart:"),
     st.Page("pages/type_blocks.py", title="Type blocks", icon=":material/view_module:"),
     st.Page("pages/word_segmentation.py", title="Word segmentation", icon=":material/segment:"),
+    st.Page("pages/tag_trajectories.py", title="HMM tag trajectories", icon=":material/label:"),
 ]).run()

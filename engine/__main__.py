@@ -7,6 +7,11 @@
                          --iters T --seed S [--eta E] [--alpha A] [--p-boundary P] [--rho R]
                          --trace FILE.csv [--output FILE] [--samples FILE] [--no-skip]
     python -m engine score --model usm --data GOLD --analysis SEGMENTED [--alpha A] …
+    python -m engine run --model hmm --data FILE [--format conllu|conllu-xpos|wordtag|wordtag-lines]
+                         [--states K] --sampler {token,type,anneal,greedy,sentence} --iters T
+                         --seed S [--eta E] [--alpha A] [--alpha-emit A2] --trace FILE.csv
+                         [--output FILE] [--samples FILE] [--no-skip] [--lowercase]
+    python -m engine score --model hmm --data GOLD --analysis TAGGED [--states K] …
 
 Invalid arguments and unreadable files give a one-line error and exit status 2.
 """
@@ -19,8 +24,11 @@ import pandas as pd
 
 from datasets.errors import CorpusError
 from datasets.segmented import format_segmented, load_segmented
+from datasets.tagged import FORMATS as TAGGED_FORMATS
+from datasets.tagged import format_wordtag, load_tagged
 from engine.cli_args import OneLineParser, float_in, int_in
 from engine.metrics import score_words
+from engine.models.hmm import HmmModel
 from engine.models.toy import MAX_N, ToyModel
 from engine.models.usm import UsmModel
 from engine.run import Run
@@ -37,14 +45,16 @@ def build_parser():
     post.add_argument("--out", required=True, help="CSV file to write (columns m,log_p)")
 
     run = commands.add_parser("run", help="run one chain and write its trace")
-    run.add_argument("--model", choices=["toy", "usm"], required=True)
+    run.add_argument("--model", choices=["toy", "usm", "hmm"], required=True)
     run.add_argument("--n", type=int_in(1, MAX_N), default=1000, help="toy: copies of `ab`")
     run.add_argument("--init-m", type=int_in(0), default=None,
                      help="toy: initial number of split copies (default n)")
-    run.add_argument("--data", help="usm: corpus in the plain segmented format")
+    run.add_argument("--data", help="usm, hmm: the corpus file")
     run.add_argument("--eta", type=float_in(0.0, 1.0), default=1.0,
-                     help="usm: each site starts a boundary with this probability (default 1)")
-    add_usm_hyperparameters(run)
+                     help="usm: each site starts a boundary with this probability; hmm: each "
+                          "token starts in state 1 with this probability, else a random state "
+                          "(default 1)")
+    add_corpus_options(run)
     run.add_argument("--sampler", choices=NAMES, required=True)
     run.add_argument("--iters", type=int_in(0), required=True, help="sweeps to run")
     run.add_argument("--seed", type=int_in(0), required=True)
@@ -52,28 +62,61 @@ def build_parser():
                      help="TYPE: turn the skip approximation off (exact, slower)")
     run.add_argument("--trace", required=True, help="CSV file for the per-sweep trace")
     run.add_argument("--samples", help="file for every site's value after each sweep")
-    run.add_argument("--output", help="usm: file for the final segmentation (plain format)")
+    run.add_argument("--output", help="usm: the final segmentation (plain format); hmm: the "
+                                      "final tagging as word/STATE tokens")
 
-    score = commands.add_parser("score", help="log-probability and P/R/F of a segmentation")
-    score.add_argument("--model", choices=["usm"], required=True)
-    score.add_argument("--data", required=True, help="the gold corpus (plain segmented format)")
-    score.add_argument("--analysis", required=True, help="a segmentation of the same utterances")
-    add_usm_hyperparameters(score)
+    score = commands.add_parser("score", help="log-probability and measures of an analysis")
+    score.add_argument("--model", choices=["usm", "hmm"], required=True)
+    score.add_argument("--data", required=True, help="the gold corpus")
+    score.add_argument("--analysis", required=True,
+                       help="usm: a segmentation of the same utterances; hmm: a tagging of the "
+                            "same sentences as word/STATE tokens (states 1 … K)")
+    add_corpus_options(score)
     return parser
 
 
-def add_usm_hyperparameters(parser):
-    parser.add_argument("--alpha", type=float_in(1e-9, 1e9), default=20.0,
-                        help="usm: α₀, the DP concentration (default 20)")
+def add_corpus_options(parser):
+    parser.add_argument("--alpha", type=float_in(1e-9, 1e9), default=None,
+                        help="usm: α₀, the DP concentration (default 20); hmm: α, the "
+                             "transition prior (default 0.1)")
     parser.add_argument("--p-boundary", type=float_in(1e-9, 1 - 1e-9), default=0.5,
                         help="usm: p#, the base distribution's word-end probability (default 0.5)")
     parser.add_argument("--rho", type=float_in(1e-9, 1e9), default=2.0,
                         help="usm: ρ, the utterance-end prior (default 2)")
+    parser.add_argument("--alpha-emit", type=float_in(1e-9, 1e9), default=0.1,
+                        help="hmm: α′, the emission prior (default 0.1)")
+    parser.add_argument("--states", type=int_in(2, 1000), default=None,
+                        help="hmm: K, the number of hidden states (default: the gold tags')")
+    parser.add_argument("--format", choices=TAGGED_FORMATS, default="conllu",
+                        help="hmm: the corpus format (default conllu, UPOS)")
+    parser.add_argument("--lowercase", action="store_true", help="hmm: lowercase the words")
 
 
 def usm_model(corpus, args):
-    return UsmModel.from_corpus(corpus, alpha0=args.alpha, p_boundary=args.p_boundary,
-                                rho=args.rho)
+    alpha = 20.0 if args.alpha is None else args.alpha
+    return UsmModel.from_corpus(corpus, alpha0=alpha, p_boundary=args.p_boundary, rho=args.rho)
+
+
+def hmm_model(corpus, args):
+    alpha = 0.1 if args.alpha is None else args.alpha
+    return HmmModel.from_corpus(corpus, args.states, alpha=alpha, alpha_emit=args.alpha_emit)
+
+
+def load_model(args, parser):
+    """The usm or hmm model of --data, reporting what the loader skipped."""
+    if not args.data:
+        parser.error(f"--data is required with --model {args.model}: give a corpus file")
+    if args.model == "usm":
+        corpus = load_segmented(args.data)
+        skipped = f"{corpus.blank_lines:,} blank lines"
+        model = usm_model(corpus, args)
+    else:
+        corpus = load_tagged(args.data, format=args.format, lowercase=args.lowercase)
+        skipped = f"{corpus.skipped:,} multiword-token or empty-node lines"
+        model = hmm_model(corpus, args)
+    if skipped[0] != "0":
+        print(f"{args.data}: skipped {skipped}", file=sys.stderr)
+    return model
 
 
 def toy_posterior(args):
@@ -88,12 +131,7 @@ def run_chain(args, parser):
             parser.error(f"--init-m must be at most --n = {args.n:,}, got {args.init_m:,}")
         model, init = ToyModel(args.n), {"m": args.init_m}
     else:
-        if not args.data:
-            parser.error("--data is required with --model usm: give a corpus file")
-        corpus = load_segmented(args.data)
-        if corpus.blank_lines:
-            print(f"{args.data}: skipped {corpus.blank_lines:,} blank lines", file=sys.stderr)
-        model, init = usm_model(corpus, args), {"eta": args.eta}
+        model, init = load_model(args, parser), {"eta": args.eta}
     chain = Run(model, args.sampler, args.seed, init=init, total_sweeps=max(args.iters, 1),
                 skip=not args.no_skip)
     with open_or_none(args.samples) as samples:
@@ -103,16 +141,41 @@ def run_chain(args, parser):
     chain.trace_frame().to_csv(args.trace, index=False, float_format="%.10g")
     if args.output:
         with open(args.output, "w") as out:
-            out.write(format_segmented(model.words(chain.state)))
+            out.write(write_analysis(model, chain.state))
 
 
-def score(args):
-    gold = load_segmented(args.data)
-    analysis = load_segmented(args.analysis)
-    result = score_words(gold.utterances, analysis.utterances)
-    model = usm_model(gold, args)
-    state = model.state_from_bound(usm_model(analysis, args).gold_bound)
+def write_analysis(model, state):
+    """The final analysis in a readable format: segmented text, or word/STATE tokens."""
+    if model.name == "usm":
+        return format_segmented(model.words(state))
+    states = [[str(k) for k in state.tag[a:b]]
+              for a, b in zip(model.sent_start[:-1], model.sent_start[1:])]
+    return format_wordtag(model.sentences, states)
+
+
+def score(args, parser):
+    model = load_model(args, parser)
+    if args.model == "usm":
+        analysis = load_segmented(args.analysis)
+        result = score_words(model.words(model.state_from_bound(model.gold_bound)),
+                             analysis.utterances)
+        state = model.state_from_bound(usm_model(analysis, args).gold_bound)
+    else:
+        state = model.state_from_tags(read_states(model, load_tagged(args.analysis, "wordtag")))
+        result = model.measures(state)
     print(json.dumps({"loglik": model.loglik(state), **result}))
+
+
+def read_states(model, analysis):
+    """The states of a word/STATE tagging of the model's sentences, checked token by token."""
+    if analysis.sentences != model.sentences:
+        raise ValueError("the analysis's words differ from the gold corpus's: give a tagging of "
+                         "the same sentences")
+    try:
+        states = [int(k) for tags in analysis.tags for k in tags]
+    except ValueError:
+        raise ValueError("the analysis's tags must be state numbers 1 … K") from None
+    return states
 
 
 class open_or_none:
@@ -147,7 +210,7 @@ def main(argv=None):
         elif args.command == "run":
             run_chain(args, parser)
         else:
-            score(args)
+            score(args, parser)
     except CorpusError as err:
         parser.error(str(err))
     except ValueError as err:  # a model's or sampler's refusal of a setting

@@ -37,6 +37,12 @@ st.markdown(
     "synthetic, or yours): TOKEN, TYPE, TOKEN-anneal, TYPE-greedy and SENTENCE race from the "
     "same start, with log-probability and F against engine time (Fig. 5), the segmentation "
     "coloured correct / spurious / missed, and the lexicon each sampler has found.")
+st.page_link("pages/tag_trajectories.py", label="HMM tag trajectories", icon=":material/label:")
+st.markdown(
+    "The Bayesian HMM for part-of-speech induction on simple tagged sentences (built in, "
+    "synthetic from a known HMM, or your CoNLL-U / word/TAG file): heatmaps of every token's "
+    "state pass by pass for TOKEN and TYPE side by side, one word's states over time, accuracy "
+    "and log-probability for all five samplers, and the states-against-tags confusion matrix.")
 
 st.subheader("How to read the plots")
 st.markdown(

@@ -1,14 +1,16 @@
-"""Choosing a corpus in the sidebar: the built-in one, a synthetic one, or an upload.
+"""Choosing a corpus in the sidebar — segmented or tagged: the built-in one, a synthetic one, or
+an upload.
 
 A file that cannot be read is reported with the loader's message (it names the line) and the
 previous corpus stays in use, so a running race is never lost to a bad upload.
 """
 import streamlit as st
 
-from datasets.builtin import nursery_talk
+from datasets.builtin import nursery_talk, tagged_builtin
 from datasets.errors import CorpusError
 from datasets.segmented import read_segmented
-from datasets.synthetic import zipf_corpus
+from datasets.synthetic import hmm_corpus, zipf_corpus
+from datasets.tagged import read_tagged
 
 SOURCES = ("Built-in: nursery talk", "Synthetic (Zipf lexicon)", "Upload a file")
 
@@ -59,3 +61,56 @@ def choose_corpus(key):
     if corpus.blank_lines:
         st.caption(f"{corpus.blank_lines:,} blank lines were skipped.")
     return corpus
+
+
+TAGGED_SOURCES = ("Built-in: simple sentences", "Synthetic (known HMM)", "Upload a file")
+TAGGED_FORMATS = {"conllu": "CoNLL-U (UPOS)", "conllu-xpos": "CoNLL-U (XPOS)",
+                  "wordtag": "word/TAG tokens, a sentence per line",
+                  "wordtag-lines": "word TAG per line, blank line between sentences"}
+
+
+@st.cache_data(show_spinner=False)
+def tagged_builtin_corpus():
+    return tagged_builtin()
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def synthetic_tagged(n_sentences, n_states, vocabulary, sparsity, seed):
+    return hmm_corpus(n_sentences=n_sentences, n_states=n_states, vocabulary=vocabulary,
+                      sparsity=sparsity, seed=seed)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def uploaded_tagged(data, name, file_format, lowercase):
+    return read_tagged(data, name, format=file_format, lowercase=lowercase)
+
+
+def choose_tagged_corpus(key):
+    """Sidebar widgets for a tagged corpus; the TaggedCorpus, or None after showing why not."""
+    source = st.radio("Corpus", TAGGED_SOURCES, key=f"{key}_source")
+    if source == TAGGED_SOURCES[0]:
+        return tagged_builtin_corpus()
+    if source == TAGGED_SOURCES[1]:
+        n = st.slider("Sentences", 20, 2000, 200, step=20, key=f"{key}_syn_n")
+        states = st.slider("True states", 2, 20, 5, key=f"{key}_syn_k")
+        vocabulary = st.slider("Vocabulary", 10, 1000, 60, key=f"{key}_syn_v")
+        sparsity = st.select_slider("Sparsity (Dirichlet parameter)", [0.01, 0.05, 0.1, 0.5, 1.0],
+                                    0.1, key=f"{key}_syn_s")
+        seed = st.number_input("Corpus seed", 0, 2**31 - 1, 0, key=f"{key}_syn_seed")
+        try:
+            return synthetic_tagged(n, states, vocabulary, sparsity, int(seed))
+        except ValueError as err:
+            st.error(f"Cannot make this corpus: {err}")
+            return None
+    file_format = st.selectbox("Format", list(TAGGED_FORMATS), format_func=TAGGED_FORMATS.get,
+                               key=f"{key}_format")
+    lowercase = st.checkbox("Lowercase the words", key=f"{key}_lower")
+    file = st.file_uploader("A tagged corpus", type=["conllu", "txt", "tsv"], key=f"{key}_upload")
+    if file is None:
+        st.info("Choose a file to upload.")
+        return None
+    try:
+        return uploaded_tagged(file.getvalue(), file.name, file_format, lowercase)
+    except CorpusError as err:
+        st.error(f"Cannot read {file.name}: {err}")
+        return None

@@ -1,6 +1,7 @@
 """Load every kernel once per server process, so a user's first click does not wait for Numba."""
 import streamlit as st
 
+from engine.models.hmm import HmmModel
 from engine.models.toy import ToyModel
 from engine.models.usm import UsmModel
 from engine.run import Race
@@ -16,4 +17,6 @@ def warm_engine():
     model.type_draws(seed=0, count=2)
     usm = UsmModel(["abab", "ba"], gold_bound=[0, 1, 0, 1, 0, 1])
     Race(usm, usm.samplers, seed=0, total_sweeps=2).sweep(2)
+    hmm = HmmModel([["a", "b", "a"], ["b"]], 3, gold_tags=[["X", "Y", "X"], ["Y"]])
+    Race(hmm, hmm.samplers, seed=0, total_sweeps=2).sweep(2)
     return True

@@ -3,8 +3,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from datasets.segmented import SegmentedCorpus, load_segmented
+from datasets.tagged import TaggedCorpus, load_tagged
 
 NURSERY = Path(__file__).resolve().parent / "nursery.txt"
+TAGGED = Path(__file__).resolve().parent / "tagged.txt"
 
 
 def builtin_corpus() -> SegmentedCorpus:
@@ -21,3 +23,18 @@ def builtin_corpus() -> SegmentedCorpus:
 
 
 nursery_talk = builtin_corpus  # the name the pages and the command line already use
+
+
+def tagged_builtin() -> TaggedCorpus:
+    """The built-in part-of-speech corpus, "Built-in: simple sentences".
+
+    Short, simple English sentences in the ``word/TAG`` format, tagged with the Universal
+    Dependencies part-of-speech tags (UPOS), written for this project. Frequent function words
+    recur often, and some words carry more than one tag ("run" as NOUN and VERB; "that" as
+    DET, PRON and SCONJ; "like" as VERB and ADP), so a tagger has ambiguity to resolve.
+
+    Returns
+    -------
+    TaggedCorpus
+    """
+    return replace(load_tagged(TAGGED, format="wordtag"), name="Built-in: simple sentences")

@@ -103,3 +103,18 @@ def test_type_blocks_page_makes_moves_and_draws_them(page, app_url, screenshot):
     expect(page.get_by_text("The pivot's type", exact=True)).to_be_visible()
     expect(page.get_by_text("same type, left out (conflict)")).to_be_visible()
     screenshot("type_blocks")
+
+
+def test_tag_trajectories_page_plays_and_draws_the_heatmaps(page, app_url, screenshot):
+    page.goto(f"{app_url}/tag_trajectories")
+    labels = page.locator('[data-testid="stMetricLabel"]')
+    expect(labels.first).to_contain_text("TOKEN · pass 0")
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]
+                 .every(e => /pass ([5-9]|[1-9][0-9])/.test(e.innerText))""", timeout=60_000)
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    expect(page.locator(".js-plotly-plot")).to_have_count(6)
+    expect(page.get_by_text("TYPE: each token's state, pass by pass")).to_be_visible()
+    screenshot("tag_trajectories")

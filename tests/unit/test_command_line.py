@@ -9,11 +9,13 @@ import pandas as pd
 import pytest
 
 from datasets.segmented import load_segmented
+from datasets.tagged import load_tagged
 from engine.models.toy import ToyModel
 from engine.models.usm import UsmModel
 
 ROOT = Path(__file__).resolve().parents[2]
 NURSERY = str(ROOT / "datasets" / "builtin" / "nursery.txt")
+TAGGED = str(ROOT / "datasets" / "builtin" / "tagged.txt")
 
 
 def engine(*args):
@@ -65,7 +67,14 @@ def test_the_same_seed_gives_the_same_run(tmp_path):
     (["run", "--model", "toy", "--sampler", "type", "--iters", "-2", "--seed", "0",
       "--trace", "{tmp}/t.csv"], "must be at least 0, got -2"),
     (["run", "--model", "hmm", "--sampler", "type", "--iters", "1", "--seed", "0",
-      "--trace", "{tmp}/t.csv"], "invalid choice: 'hmm'"),
+      "--trace", "{tmp}/t.csv"], "--data is required with --model hmm"),
+    (["run", "--model", "crf", "--sampler", "type", "--iters", "1", "--seed", "0",
+      "--trace", "{tmp}/t.csv"], "invalid choice: 'crf'"),
+    (["run", "--model", "hmm", "--data", TAGGED, "--format", "wordtag", "--states", "1",
+      "--sampler", "token", "--iters", "1", "--seed", "0", "--trace", "{tmp}/t.csv"],
+     "must be between 2 and 1,000, got 1"),
+    (["run", "--model", "hmm", "--data", TAGGED, "--format", "conllu", "--sampler", "token",
+      "--iters", "1", "--seed", "0", "--trace", "{tmp}/t.csv"], "line 1:"),
     (["run", "--model", "toy", "--sampler", "type", "--iters", "1", "--seed", "0",
       "--trace", "{tmp}/no/such/folder/t.csv"], "its folder does not exist"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
@@ -135,3 +144,33 @@ def test_score_gives_loglik_and_the_nine_figures(tmp_path):
     model = UsmModel.from_corpus(load_segmented(gold))
     found = model.state_from_bound(UsmModel.from_corpus(load_segmented(analysis)).gold_bound)
     assert result["loglik"] == pytest.approx(model.loglik(found))
+
+
+@pytest.mark.parametrize("sampler, extra", [("token", None), ("type", "mean_block_size"),
+                                            ("sentence", "acceptance")])
+def test_hmm_run_writes_trace_samples_and_tagging(tmp_path, sampler, extra):
+    trace, samples, output = tmp_path / "t.csv", tmp_path / "s.txt", tmp_path / "tags.txt"
+    done = engine("run", "--model", "hmm", "--data", TAGGED, "--format", "wordtag",
+                  "--states", 6, "--sampler", sampler, "--iters", 3, "--seed", 4, "--eta", 0.5,
+                  "--trace", trace, "--samples", samples, "--output", output)
+    assert done.returncode == 0, done.stderr
+    frame = pd.read_csv(trace)
+    columns = {"iteration", "seconds", "loglik", "acc_many_to_one", "acc_one_to_one",
+               "acc_cross_validation", "vi"}
+    assert columns <= set(frame.columns) and list(frame.iteration) == list(range(4))
+    if extra:
+        assert frame[extra].iloc[1:].notna().all()
+    corpus = load_tagged(TAGGED, format="wordtag")
+    tagging = load_tagged(output, format="wordtag")
+    assert tagging.sentences == corpus.sentences
+    lines = samples.read_text().splitlines()
+    assert len(lines) == 3
+    last = [int(k) for k in lines[-1].split(" ")]
+    assert last == [int(k) for tags in tagging.tags for k in tags]
+    assert set(last) <= set(range(1, 7))
+    scored = json.loads(engine("score", "--model", "hmm", "--data", TAGGED, "--format", "wordtag",
+                               "--states", 6, "--analysis", output).stdout)
+    assert set(scored) == {"loglik", "acc_many_to_one", "acc_one_to_one",
+                           "acc_cross_validation", "vi"}
+    assert scored["loglik"] == pytest.approx(frame.loglik.iloc[-1], rel=1e-9)
+    assert scored["acc_many_to_one"] == pytest.approx(frame.acc_many_to_one.iloc[-1])
