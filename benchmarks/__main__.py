@@ -4,10 +4,10 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from benchmarks import toy, usm
+from benchmarks import hmm, toy, usm
 from benchmarks.common import markdown_table
 
-SUITES = {"toy": toy, "usm": usm}
+SUITES = {"toy": toy, "usm": usm, "hmm": hmm}
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 
 
