@@ -5,6 +5,7 @@ import pytest
 
 from engine.core import keyed_lists
 from engine.core.rng import make_rng
+from engine.kernels import moves
 from engine.models.hmm import HmmModel
 from engine.samplers import make_sampler
 
@@ -103,3 +104,32 @@ def test_one_state_for_everything_scores_the_majority_tag():
 def test_gold_tags_must_cover_every_token():
     with pytest.raises(ValueError, match="every token of every sentence a tag"):
         HmmModel([["a", "b"]], 2, gold_tags=[["N"]])
+
+
+def test_g_of_m_equals_the_exact_joint_for_every_split_of_random_blocks():
+    """eq. 9's g(m) for a TYPE block against log p(z, w) recomputed for each m: rows shared by
+    transitions in and out, sentence edges and the slice {k, k′} all on random states."""
+    rng = np.random.default_rng(0)
+    sentences = [list(rng.choice(["a", "b", "c"], size=rng.integers(1, 6))) for _ in range(12)]
+    model = HmmModel(sentences, 4, alpha=0.3, alpha_emit=0.2)
+    n = model.n_sites
+    chains = make_rng(1)
+    for _ in range(200):
+        state = model.new_state(chains, eta=0.3)
+        pivot, v1 = int(rng.integers(n)), int(rng.integers(4))
+        v0 = int(state.tag[pivot]) - 1
+        if v1 == v0:
+            continue
+        tags = state.tag.copy()
+        work = np.zeros((3, n), np.int64)
+        size, _ = moves.gather_block(state, pivot, v0, v1, work[0], work[1], work[2])
+        floats = np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
+        moves.block_log_g(state, pivot, v0, v1, size, floats[0], floats[2], floats[3],
+                          floats[4], floats[5])
+        exact = []
+        for m in range(size + 1):
+            split = tags.copy()
+            split[work[1, :size]] = np.where(np.arange(size) < m, v1 + 1, v0 + 1)
+            exact.append(model.loglik(model.state_from_tags(split)))
+        log_g = floats[0, :size + 1]
+        np.testing.assert_allclose(log_g - log_g[0], np.array(exact) - exact[0], atol=1e-9)
