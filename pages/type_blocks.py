@@ -2,25 +2,30 @@
 
 Widgets and plots only; the moves are the engine's (engine.samplers, engine.kernels.moves).
 """
+from dataclasses import replace
+
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from datasets.builtin import nursery_talk
+from datasets.builtin import nursery_talk, tagged_builtin
 from datasets.segmented import SegmentedCorpus
 from datasets.synthetic import zipf_corpus
 from engine.core.rng import make_rng
 from engine.kernels import moves
+from engine.models.hmm import HmmModel
 from engine.models.usm import UsmModel
 from engine.samplers import make_sampler
 from ui.entry import through_app
-from ui.segmentation import SITE_MARK, legend, utterance_html
+from ui.segmentation import SITE_MARK, legend, tagged_sentence_html, utterance_html
 from ui.theme import SAMPLER_COLOURS, layout
 from ui.warmup import warm_engine
 
 MAX_SEED = 2**32 - 1
 SHOWN_UTTERANCES = 24
+MODELS = ("Word segmentation (unigram model)", "Part-of-speech tagging (HMM)")
 CORPORA = ("Nursery talk (first utterances)", "Synthetic: 3 symbols, 8 words")
+BOUNDARY = "·"  # the HMM's boundary state 0 in a type
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -31,32 +36,77 @@ def small_corpus(source, size, seed):
     return zipf_corpus(n_utterances=size, lexicon_size=8, n_symbols=3, mean_words=3.0, seed=seed)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def small_tagged(size):
+    full = tagged_builtin()
+    return replace(full, sentences=full.sentences[:size], tags=full.tags[:size],
+                   name=f"simple sentences, first {size}")
+
+
 def settings():
     with st.sidebar:
         st.header("Settings")
-        source = st.radio("Corpus", CORPORA, key="tb_source")
-        size = st.slider("Utterances", 5, 150, 40, step=5, key="tb_size")
-        st.number_input("η — initial boundary probability", 0.0, 1.0, 1.0, step=0.1,
-                        key="tb_eta", help="1 = every symbol its own word")
-        st.number_input("α₀ — DP concentration", 0.001, 1e6, 20.0, key="tb_alpha")
+        kind = st.radio("Model", MODELS, key="tb_model")
+        hmm = kind == MODELS[1]
+        source = None if hmm else st.radio("Corpus", CORPORA, key="tb_source")
+        size = st.slider("Sentences" if hmm else "Utterances", 5, 150, 40, step=5,
+                         key="tb_size")
+        if hmm:
+            st.number_input("K — hidden states", 2, 20, 5, key="tb_k")
+        st.number_input("η — initial " + ("share of tokens in state 1" if hmm
+                                          else "boundary probability"), 0.0, 1.0, 1.0,
+                        step=0.1, key="tb_eta",
+                        help="1 = every token in state 1" if hmm else "1 = every symbol a word")
+        if hmm:
+            st.number_input("α — transitions", 0.001, 100.0, 0.1, key="tb_alpha_hmm")
+            st.number_input("α′ — emissions", 0.001, 100.0, 0.1, key="tb_alpha_emit")
+        else:
+            st.number_input("α₀ — DP concentration", 0.001, 1e6, 20.0, key="tb_alpha")
         st.number_input("Seed", 0, MAX_SEED, 0, key="tb_seed")
         st.checkbox("Skip approximation", True, key="tb_skip",
                     help="do not take a site as pivot if it was in a block earlier in this "
                          "pass (§4.4): faster, but only approximately exact")
     s = st.session_state
-    return dict(source=source, size=int(size), eta=float(s.tb_eta), alpha0=float(s.tb_alpha),
-                seed=int(s.tb_seed), skip=bool(s.tb_skip))
+    config = dict(model="hmm" if hmm else "usm", source=source, size=int(size),
+                  eta=float(s.tb_eta), seed=int(s.tb_seed), skip=bool(s.tb_skip))
+    if hmm:
+        config.update(k=int(s.tb_k), alpha=float(s.tb_alpha_hmm),
+                      alpha_emit=float(s.tb_alpha_emit))
+    else:
+        config.update(alpha0=float(s.tb_alpha))
+    return config
+
+
+def build_model(config):
+    if config["model"] == "hmm":
+        return HmmModel.from_corpus(small_tagged(config["size"]), config["k"],
+                                    alpha=config["alpha"], alpha_emit=config["alpha_emit"])
+    corpus = small_corpus(config["source"], config["size"], config["seed"])
+    return UsmModel.from_corpus(corpus, alpha0=config["alpha0"])
 
 
 def start(config):
-    corpus = small_corpus(config["source"], config["size"], config["seed"])
-    model = UsmModel.from_corpus(corpus, alpha0=config["alpha0"])
+    model = build_model(config)
     rng = make_rng(config["seed"])
     st.session_state.tb = dict(model=model, rng=rng, state=model.new_state(rng, eta=config["eta"]),
                                sampler=make_sampler("type", skip=config["skip"]),
                                token_rng=make_rng(config["seed"] + 1), move=None, token=None,
                                moves=0, history=[])
     st.session_state.tb_config = config
+
+
+def describe(model, state, info):
+    """How the page names the pivot's type and the values (the words, or the states)."""
+    if model.name == "hmm":
+        previous, following, word = model.site_type(state, info.pivot)
+        edge = [str(previous or BOUNDARY), str(following or BOUNDARY)]
+        return dict(type=f"{edge[0]} → “{word}” → {edge[1]}",
+                    values=[f"state {v + 1}" for v in range(model.n_states)],
+                    slice=(info.value_zero, info.value_one))
+    w1, w2, final = model.site_type(state, info.pivot)
+    end = " ⟩" if final else ""
+    return dict(type=f"{w1}|{w2}{end}  ·  {w1}{w2}{end}", values=[f"{w1}{w2}", f"{w1}|{w2}"],
+                slice=(0, 1))
 
 
 def type_move(lab):
@@ -68,14 +118,13 @@ def type_move(lab):
     if info.pivot < 0:  # the pass had no pivot left: the next step starts a new pass
         lab["move"], lab["token"] = None, None
         return
-    w = np.empty(2)
+    w = np.empty(moves.count_values(before))
     drawn = moves.token_move(lab["token_rng"], before, info.pivot, 1.0, w)
-    w1, w2, final = model.site_type(state, info.pivot)
-    lab["move"] = dict(info=info, w1=w1, w2=w2, final=final)
+    lab["move"] = dict(info=info, **describe(model, state, info))
     lab["token"] = dict(p=w / w.sum(), drawn=int(drawn), old=int(info.before[0]))
-    lab["history"].insert(0, {"move": lab["moves"], "type": f"{w1}|{w2} vs {w1}{w2}",
+    lab["history"].insert(0, {"move": lab["moves"], "type": lab["move"]["type"],
                               "sites of the type": len(info.type_sites),
-                              "|S|": len(info.block), "m split": info.drawn,
+                              "|S|": len(info.block), "m": info.drawn,
                               "changed": len(info.changed)})
     del lab["history"][12:]
 
@@ -92,26 +141,33 @@ def controls(lab):
         start(st.session_state.tb_config)
         lab = st.session_state.tb
     model, state = lab["model"], lab["state"]
+    if model.name == "hmm":
+        extra = f"many-to-one accuracy {model.measures(state)['acc_many_to_one']:.1%}"
+    else:
+        extra = f"{len(model.lexicon(state)):,} words in the lexicon"
     cols[3].markdown(f"Move {lab['moves']:,} · pass {lab['sampler'].sweeps_done + 1:,} · "
-                     f"log p = {model.loglik(state):,.2f} · "
-                     f"{len(model.lexicon(state)):,} words in the lexicon")
+                     f"log p = {model.loglik(state):,.2f} · {extra}")
     return lab
 
 
-def type_card(move):
-    info, w1, w2, final = move["info"], move["w1"], move["w2"], move["final"]
-    end = " ⟩" if final else ""
-    n_type = len(info.type_sites)
-    cols = st.columns(5)
-    cols[0].metric("The pivot's type", f"{w1}|{w2}{end}  ·  {w1}{w2}{end}",
-                   help="the words the pivot boundary separates (b = 1) or joins (b = 0); ⟩ "
-                        "marks that the last word ends its utterance (part of the type)")
-    cols[1].metric("Sites of this type", f"{n_type:,}")
+def type_card(move, hmm):
+    info = move["info"]
+    zero, one = (move["values"][v] for v in move["slice"])
+    cols = st.columns([2.2, 1, 1, 1, 1])  # the type needs room: metrics cut long values
+    if hmm:
+        cols[0].metric("The pivot's type", move["type"],
+                       help="the states before and after the pivot token and its word (· is "
+                            f"a sentence edge); the slice is {zero} ↔ {one}")
+    else:
+        cols[0].metric("The pivot's type", move["type"],
+                       help="the words the pivot boundary separates (b = 1) or joins (b = 0); "
+                            "⟩ marks that the last word ends its utterance (part of the type)")
+    cols[1].metric("Sites of this type", f"{len(info.type_sites):,}")
     cols[2].metric("In the block |S|", f"{len(info.block):,}",
-                   help="the sites of the type that share no word with an earlier block site")
+                   help="the sites of the type that share no choice with an earlier block site"
+                        + (f" and are in {zero} or {one}" if hmm else ""))
     cols[3].metric("m drawn", f"{info.drawn:,} of {len(info.block):,}",
-                   help=f"how many block sites are now boundaries ({w1}|{w2}); the rest are "
-                        f"joined ({w1}{w2})")
+                   help=f"how many block sites are now {one}; the rest are {zero}")
     cols[4].metric("Sites changed", f"{len(info.changed):,}")
 
 
@@ -129,25 +185,37 @@ def marks_by_utterance(model, info):
 
 def corpus_view(lab):
     model, state, move = lab["model"], lab["state"], lab["move"]
+    hmm = model.name == "hmm"
     marks = marks_by_utterance(model, move["info"]) if move else {}
     involved = sorted(marks) if marks else []
-    rest = [u for u in range(len(model.texts)) if u not in marks]
+    n_rows = len(model.sentences) if hmm else len(model.texts)
+    rest = [u for u in range(n_rows) if u not in marks]
     shown = (involved + rest)[:max(SHOWN_UTTERANCES, len(involved))]
-    rows = [utterance_html(model.texts[u], model.boundary_labels(state, u), marks.get(u),
-                           number=u + 1) for u in shown]
+    if hmm:
+        starts = model.sent_start
+        rows = [tagged_sentence_html(model.sentences[u], state.tag[starts[u]:starts[u + 1]],
+                                     marks.get(u), number=u + 1) for u in shown]
+    else:
+        rows = [utterance_html(model.texts[u], model.boundary_labels(state, u), marks.get(u),
+                               number=u + 1) for u in shown]
     key = " &nbsp;·&nbsp; ".join(
         f"<span style='background:{SITE_MARK[k][0]};border:1px solid {SITE_MARK[k][1]};"
         f"border-radius:3px;padding:0 4px;color:{'#fff' if k == 'pivot' else 'inherit'}'>"
         f"{text}</span>"
         for k, text in (("pivot", "pivot"), ("block", "block site"),
-                        ("conflict", "same type, left out (conflict)")))
+                        ("conflict", "same type, left out (conflict"
+                                     + (" or state outside the slice)" if hmm else ")"))))
     key += " &nbsp;·&nbsp; <span style='border:3px solid #00505c;border-radius:3px;" \
            "padding:0 4px'>changed by this move</span>"
     with st.container(height=430):
         st.markdown("".join(rows), unsafe_allow_html=True)
-    st.markdown(legend() + f"<div style='font-size:0.9rem;margin-top:4px'>{key}</div>",
+    st.markdown(("" if hmm else legend())
+                + f"<div style='font-size:0.9rem;margin-top:4px'>{key}</div>",
                 unsafe_allow_html=True)
-    if involved:
+    if involved and hmm:
+        st.caption(f"Sentences with a token of this type come first ({len(involved):,}); each "
+                   "word carries its state after the move.")
+    elif involved:
         st.caption(f"Utterances with a site of this type come first ({len(involved):,}); the "
                    "boundaries are the segmentation after the move, coloured against gold.")
 
@@ -161,18 +229,20 @@ def m_chart(move):
     fig = go.Figure(go.Bar(x=m, y=p, marker_color=colours, name="p(m | …)",
                            hovertemplate="m = %{x}: %{y:.4f}<extra></extra>"))
     layout(fig, f"TYPE: p(m | rest) over m = 0 … {size} (eq. 7); drawn m = {info.drawn}",
-           f"m — block sites set to {move['w1']}|{move['w2']}", "probability", height=320)
+           f"m — block sites set to {move['values'][move['slice'][1]]}", "probability",
+           height=320)
     fig.update_xaxes(dtick=1 if size <= 30 else None)
     return fig
 
 
 def token_chart(move, token):
-    w1, w2 = move["w1"], move["w2"]
-    names = [f"b = 0 ({w1}{w2})", f"b = 1 ({w1}|{w2})"]
-    colours = [SAMPLER_COLOURS["token"] if v == token["drawn"] else "#eab8bf" for v in (0, 1)]
+    names = move["values"]
+    colours = [SAMPLER_COLOURS["token"] if v == token["drawn"] else "#eab8bf"
+               for v in range(len(names))]
     fig = go.Figure(go.Bar(x=names, y=token["p"], marker_color=colours,
                            hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
     layout(fig, "TOKEN at the same pivot, same state (eq. 4)", None, "probability", height=320)
+    fig.update_xaxes(type="category")
     fig.update_yaxes(range=[0, 1])
     return fig
 
@@ -183,10 +253,10 @@ def explain(move, token):
     if size == 1:
         st.caption("A block of one site: TYPE and TOKEN make the same move here.")
         return
-    flip = token["p"][1 - token["old"]]
+    flip = 1.0 - token["p"][token["old"]]
     others = f"{size - 1:,} other site" + ("s" if size > 2 else "")
     st.caption(f"TOKEN can only change this one site, keeping the {others} of the block as "
-               f"they are: it would flip it with probability {flip:.3f}. TYPE "
+               f"they are: it would change it with probability {flip:.3f}. TYPE "
                f"weighs every split count m at once — C(|S|, m) g(m) — and moved "
                f"{len(info.changed):,} sites in one step.")
 
@@ -202,11 +272,13 @@ if config != st.session_state.get("tb_config"):
     start(config)
 lab = controls(st.session_state.tb)
 move = lab["move"]
+hmm = lab["model"].name == "hmm"
 if move is None:
-    st.info("Press **TYPE move**: a pivot boundary is chosen at random and its whole type block "
-            "is resampled. The corpus below is the current segmentation.")
+    st.info("Press **TYPE move**: a pivot site is chosen at random and its whole type block is "
+            "resampled. The corpus below is the current "
+            + ("tagging." if hmm else "segmentation."))
 else:
-    type_card(move)
+    type_card(move, hmm)
 left, right = st.columns([3, 2])
 with left:
     corpus_view(lab)
@@ -228,6 +300,10 @@ st.markdown(
     "out: changing both would change each other's counts).\n"
     "3. With the block's words removed, every assignment with m boundaries has the same "
     "probability g(m) (exchangeability), so m is drawn from p(m) ∝ C(|S|, m) g(m) (eq. 7) "
-    "and a uniformly random m of the sites become boundaries.", unsafe_allow_html=True)
+    "and a uniformly random m of the sites become boundaries.\n\n"
+    "**In the HMM** a site is a token and its type is (previous state, next state, word); "
+    "adjacent tokens conflict (they share a transition). With K > 2 states the move takes a "
+    "random *binary slice*: the pivot's state k and a uniformly random k′, and only the "
+    "block's tokens in k or k′, then draws how many go to k′ (§4.4).", unsafe_allow_html=True)
 st.caption("Both bar charts are exact conditional distributions computed by the engine, not "
            "histograms of samples; the darker bar is the value drawn.")

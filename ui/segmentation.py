@@ -1,4 +1,5 @@
-"""Utterances drawn with their word boundaries coloured against the gold segmentation."""
+"""Corpora drawn for the lessons: utterances with their word boundaries coloured against the gold
+segmentation, and tagged sentences with each token's state."""
 import html
 
 BOUNDARY_STYLE = {
@@ -51,3 +52,29 @@ def utterance_html(text, labels, marks=None, number=None):
     prefix = (f"<span style='color:#999;display:inline-block;width:2.6em'>{number}</span>"
               if number is not None else "")
     return f"<div style='{FONT} line-height:1.9'>{prefix}{''.join(out)}</div>"
+
+
+STATE_COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
+                 "#ff9da7", "#9c755f", "#bab0ac"]
+
+
+def tagged_sentence_html(words, states, marks=None, number=None):
+    """One sentence: each word with its state as a coloured subscript; marks as in
+    ``utterance_html`` but keyed by token index (the Type blocks page's HMM view)."""
+    marks = marks or {}
+    out = []
+    for i, (word, k) in enumerate(zip(words, states)):
+        colour = STATE_COLOURS[(k - 1) % len(STATE_COLOURS)]
+        style = "padding:1px 3px;border-radius:3px;"
+        mark = marks.get(i)
+        if mark:
+            background, border = SITE_MARK[mark[0]]
+            width = "3px" if "changed" in mark else "1px"
+            style += f"background:{background};border:{width} solid {border};"
+            if mark[0] == "pivot":
+                style += "color:#fff;"
+        out.append(f"<span style='{style}'>{html.escape(word)}<sub style='color:{colour};"
+                   f"font-weight:700'>{k}</sub></span>")
+    prefix = (f"<span style='color:#999;display:inline-block;width:2.6em'>{number}</span>"
+              if number is not None else "")
+    return f"<div style='{FONT} line-height:2.1'>{prefix}{' '.join(out)}</div>"

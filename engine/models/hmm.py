@@ -116,6 +116,18 @@ class HmmModel:
             return {}
         return tagging_scores(state.tag, self.gold, self.n_states, len(self.tag_set), self.half)
 
+    def site_type(self, state, s):
+        """The type of token s (Liang et al. §4.2): (previous state, next state, word), with 0
+        for the boundary state at a sentence's edge."""
+        previous = 0 if self.first[s] else int(state.tag[s - 1])
+        following = 0 if self.last[s] else int(state.tag[s + 1])
+        return previous, following, self.vocabulary[self.words[s]]
+
+    def site_place(self, s):
+        """(sentence, position within it) of token s."""
+        u = int(np.searchsorted(self.sent_start, s, side="right")) - 1
+        return u, int(s - self.sent_start[u])
+
     def values(self, state):
         """Every token's state, 1 … K, in corpus order."""
         return state.tag.copy()

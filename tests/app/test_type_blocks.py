@@ -21,7 +21,7 @@ def test_a_type_move_shows_its_type_block_and_both_distributions(open_page):
     lab = at.session_state.tb
     info = lab["move"]["info"]
     shown = metrics(at)
-    w1, w2 = lab["move"]["w1"], lab["move"]["w2"]
+    w1, w2, _ = lab["model"].site_type(lab["state"], info.pivot)
     assert shown["The pivot's type"].startswith(f"{w1}|{w2}")
     assert shown["Sites of this type"] == f"{len(info.type_sites):,}"
     assert shown["In the block |S|"] == f"{len(info.block):,}"
@@ -41,7 +41,7 @@ def test_every_block_site_has_the_pivots_words(open_page):
     lab = at.session_state.tb
     model, state, move = lab["model"], lab["state"], lab["move"]
     for s in move["info"].type_sites:
-        assert model.site_type(state, s) == (move["w1"], move["w2"], move["final"])
+        assert model.site_type(state, s) == model.site_type(state, move["info"].pivot)
     assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-8)
 
 
@@ -56,3 +56,28 @@ def test_reset_and_new_settings_start_over(open_page):
     assert len(at.session_state.tb["model"].texts) == 20
     at.button(key="tb_step").click().run()
     assert not at.exception and at.session_state.tb["moves"] == 1
+
+
+def test_the_hmm_view_shows_a_binary_slice_of_a_tokens_type(open_page):
+    at = open_page(PAGE)
+    at.radio(key="tb_model").set_value("Part-of-speech tagging (HMM)").run()
+    at.number_input(key="tb_k").set_value(4).run()
+    for _ in range(3):
+        at.button(key="tb_ten").click().run()
+    at.button(key="tb_step").click().run()
+    assert not at.exception
+    lab = at.session_state.tb
+    model, state, move = lab["model"], lab["state"], lab["move"]
+    if move is None:  # the pass ran out of pivots on this step: take one more
+        at.button(key="tb_step").click().run()
+        lab = at.session_state.tb
+        model, state, move = lab["model"], lab["state"], lab["move"]
+    info = move["info"]
+    assert model.name == "hmm" and model.n_states == 4
+    previous, following, word = model.site_type(state, info.pivot)
+    assert f"“{word}”" in metrics(at)["The pivot's type"]
+    for s in info.type_sites:
+        assert model.site_type(state, s) == (previous, following, word)
+    assert set(state.tag[info.block] - 1) <= {info.value_zero, info.value_one}
+    assert len(lab["token"]["p"]) == 4 and lab["token"]["p"].sum() == pytest.approx(1.0)
+    assert "→" in at.dataframe[0].value["type"][0]  # the history names the type

@@ -118,3 +118,15 @@ def test_tag_trajectories_page_plays_and_draws_the_heatmaps(page, app_url, scree
     expect(page.locator(".js-plotly-plot")).to_have_count(6)
     expect(page.get_by_text("TYPE: each token's state, pass by pass")).to_be_visible()
     screenshot("tag_trajectories")
+
+
+def test_type_blocks_page_shows_an_hmm_move(page, app_url, screenshot):
+    page.goto(f"{app_url}/type_blocks")
+    page.get_by_text("Part-of-speech tagging (HMM)").click()
+    expect(page.get_by_text("The corpus below is the current tagging.")).to_be_visible()
+    for move in range(1, 4):
+        page.get_by_role("button", name="TYPE move").click()
+        expect(page.get_by_text(re.compile(rf"^Move {move} · pass"))).to_be_visible()
+    expect(page.get_by_text("The pivot's type", exact=True)).to_be_visible()
+    expect(page.locator(".js-plotly-plot")).to_have_count(2)
+    screenshot("type_blocks_hmm")
