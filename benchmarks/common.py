@@ -3,6 +3,9 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from engine.core.rng import make_rng
+from engine.samplers import make_sampler
+
 
 @dataclass
 class Row:
@@ -52,3 +55,24 @@ def markdown_table(rows):
     # a literal | (as in p(m | x)) would split a Markdown cell
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row.cells()) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def equal_time_race(model, checkpoints, measure=None, seed=7, eta=1.0):
+    """TOKEN and TYPE from the same initial state, each swept until every checkpoint of engine
+    seconds; returns {name: {checkpoint: (log-prob, the measure or None, sweeps)}}."""
+    reached = {}
+    for name in ("token", "type"):
+        rng = make_rng(seed)
+        state = model.new_state(rng, eta=eta)
+        sampler = make_sampler(name)
+        engine, sweeps, at = 0.0, 0, {}
+        for checkpoint in checkpoints:
+            while engine < checkpoint:
+                t0 = time.perf_counter()
+                sampler.sweep(state, rng)
+                engine += time.perf_counter() - t0
+                sweeps += 1
+            value = model.measures(state)[measure] if measure else None
+            at[checkpoint] = (model.loglik(state), value, sweeps)
+        reached[name] = at
+    return reached

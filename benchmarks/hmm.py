@@ -3,10 +3,9 @@
 Sweep times, and TYPE against TOKEN at equal engine time from η = 1 (Liang et al. Fig. 5a).
 """
 import sys
-import time
 from pathlib import Path
 
-from benchmarks.common import Row, median_seconds
+from benchmarks.common import Row, equal_time_race, median_seconds
 from datasets.tagged import load_tagged
 from engine.core.rng import make_rng
 from engine.models.hmm import HmmModel
@@ -27,21 +26,7 @@ def sweep_time(model, name, target):
 
 def race(model):
     """TYPE and TOKEN from the same η = 1 tagging, each given the same engine time."""
-    reached = {}
-    for name in ("token", "type"):
-        rng = make_rng(7)
-        state = model.new_state(rng, eta=1.0)
-        sampler = make_sampler(name)
-        engine, sweeps, at = 0.0, 0, {}
-        for checkpoint in CHECKPOINTS:
-            while engine < checkpoint:
-                t0 = time.perf_counter()
-                sampler.sweep(state, rng)
-                engine += time.perf_counter() - t0
-                sweeps += 1
-            at[checkpoint] = (model.loglik(state), model.measures(state)["acc_many_to_one"],
-                              sweeps)
-        reached[name] = at
+    reached = equal_time_race(model, CHECKPOINTS, measure="acc_many_to_one")
     print("HMM: TYPE vs TOKEN from η = 1 at equal engine time (Liang et al. Fig. 5a):",
           file=sys.stderr)
     print(f"  {'engine s':>8} | {'TOKEN log-prob, m-to-1 (sweeps)':>34} | "
@@ -56,7 +41,7 @@ def race(model):
                       f" vs TOKEN {reached['token'][c][0]:,.0f} / {reached['token'][c][1]:.1%}"
                       for c in CHECKPOINTS)
     return [Row(f"HMM: TYPE − TOKEN log-prob after {final:g} s of engine time", ly - lt, 0.0, "",
-                f"K = 17, from η = 1, same state; {table}", higher=True),
+                f"K = {model.n_states}, from η = 1, same state; {table}", higher=True),
             Row(f"HMM: TYPE − TOKEN many-to-one accuracy after {final:g} s", (ay - at_) * 100,
                 0.0, "points", "same runs", higher=True)]
 

@@ -4,10 +4,9 @@ Sweep times, where 1000 TOKEN sweeps from η = 0.5 end up (TOKEN is stuck there)
 TOKEN-anneal reaches, and TYPE against TOKEN at equal engine time from η = 1 (Fig. 5).
 """
 import sys
-import time
 from pathlib import Path
 
-from benchmarks.common import Row, median_seconds
+from benchmarks.common import Row, equal_time_race, median_seconds
 from datasets.segmented import load_segmented
 from engine.core.rng import make_rng
 from engine.models.usm import UsmModel
@@ -62,23 +61,10 @@ def anneal(model):
 
 def race(model):
     """TYPE and TOKEN from the same η = 1 state, each given RACE_SECONDS of engine time."""
-    reached = {}
-    for name in ("token", "type"):
-        rng = make_rng(7)
-        state = model.new_state(rng, eta=1.0)
-        sampler = make_sampler(name)
-        engine, sweeps, at = 0.0, 0, {}
-        for checkpoint in CHECKPOINTS:
-            while engine < checkpoint:
-                t0 = time.perf_counter()
-                sampler.sweep(state, rng)
-                engine += time.perf_counter() - t0
-                sweeps += 1
-            at[checkpoint] = (model.loglik(state), sweeps)
-        reached[name] = at
+    reached = equal_time_race(model, CHECKPOINTS)
     lines = [f"  {'engine s':>8} | {'TOKEN log-prob (sweeps)':>26} | {'TYPE log-prob (sweeps)':>26}"]
     for c in CHECKPOINTS:
-        (lt, st), (ly, sy) = reached["token"][c], reached["type"][c]
+        (lt, _, st), (ly, _, sy) = reached["token"][c], reached["type"][c]
         lines.append(f"  {c:>8.1f} | {lt:>16,.0f} ({st:>6,}) | {ly:>16,.0f} ({sy:>6,})")
     print("TYPE vs TOKEN from η = 1 at equal engine time (Liang et al. Fig. 5):", file=sys.stderr)
     print("\n".join(lines), file=sys.stderr)

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 
 from datasets.errors import CorpusError
+from datasets.text import decode, read_bytes
 
 MAX_UTTERANCE = 2000  # symbols; a longer line is almost surely a paragraph, not one utterance
-BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -126,14 +126,7 @@ def read_segmented(data: bytes | str, name: str = "corpus") -> SegmentedCorpus:
         `parse_segmented` does.
     """
     if isinstance(data, bytes):
-        # Strip the BOM ourselves: the utf-8-sig codec reports error offsets without it.
-        data = data.removeprefix(BOM)
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            line = data.count(b"\n", 0, err.start) + 1
-            raise CorpusError(f"the file is not UTF-8 text (byte {data[err.start]:#04x}): "
-                              "save it as UTF-8", line) from None
+        data = decode(data)
     return parse_segmented(data.removeprefix("\ufeff"), name)
 
 
@@ -154,13 +147,7 @@ def load_segmented(path: str | Path) -> SegmentedCorpus:
         When the file is missing or unreadable, and as `read_segmented` does.
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise CorpusError(f"cannot read {path}: there is no such file (check the path)") from None
-    except OSError as err:
-        raise CorpusError(f"cannot read {path}: {err.strerror or err}") from None
-    return read_segmented(data, path.name)
+    return read_segmented(read_bytes(path), path.name)
 
 
 def format_segmented(utterances: Iterable[Sequence[str]]) -> str:

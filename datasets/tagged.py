@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from datasets.errors import CorpusError
-from datasets.segmented import BOM
+from datasets.text import decode, read_bytes
 
 FORMATS = ("conllu", "conllu-xpos", "wordtag", "wordtag-lines")
 CONLLU_FIELDS = 10
@@ -248,18 +248,6 @@ def _parser(format: str) -> Callable[..., TaggedCorpus]:
     return parsers[format]
 
 
-def _decode(data: bytes) -> str:
-    """UTF-8 bytes as text, without a byte-order mark; a bad byte is reported by its line."""
-    # Strip the BOM ourselves: the utf-8-sig codec reports error offsets without it.
-    data = data.removeprefix(BOM)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise CorpusError(f"the file is not UTF-8 text (byte {data[err.start]:#04x}): "
-                          "save it as UTF-8", line) from None
-
-
 def read_tagged(data: bytes | str, name: str = "corpus", format: str = "conllu",
                 lowercase: bool = False) -> TaggedCorpus:
     """Read a tagged corpus from bytes (an upload) or a string.
@@ -290,7 +278,7 @@ def read_tagged(data: bytes | str, name: str = "corpus", format: str = "conllu",
     """
     parse = _parser(format)  # before decoding: a wrong format is the caller's mistake
     if isinstance(data, bytes):
-        data = _decode(data)
+        data = decode(data)
     return parse(data.removeprefix("\ufeff"), name, lowercase)
 
 
@@ -318,13 +306,7 @@ def load_tagged(path: str | Path, format: str = "conllu",
     """
     _parser(format)  # refuse a wrong format before touching the disk
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise CorpusError(f"cannot read {path}: there is no such file (check the path)") from None
-    except OSError as err:
-        raise CorpusError(f"cannot read {path}: {err.strerror or err}") from None
-    return read_tagged(data, path.name, format, lowercase)
+    return read_tagged(read_bytes(path), path.name, format, lowercase)
 
 
 def format_wordtag(sentences: Iterable[Sequence[str]], tags: Iterable[Sequence[str]]) -> str:

@@ -8,9 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine.models.hmm import HmmModel
-from engine.run import Race
-from ui import playback
-from ui.charts import traces_over_passes
+from ui import playback, race_page
 from ui.corpus_choice import choose_tagged_corpus
 from ui.entry import through_app
 from ui.theme import label, layout
@@ -55,22 +53,8 @@ def settings():
     return corpus, config
 
 
-def build_race(corpus, config):
-    try:
-        model = build_model(corpus, config["k"], config["alpha"], config["alpha_emit"])
-        race = Race(model, config["samplers"], config["seed"], init={"eta": config["eta"]},
-                    total_sweeps=config["passes"], skip=config["skip"], record_values=True)
-    except ValueError as err:
-        st.error(f"Cannot start these chains: {err}")
-        return
-    st.session_state.hmm_race = race
-    st.session_state.hmm_config = config
-    st.session_state.hmm_corpus = corpus
-    st.session_state.hmm_playing = False
-
-
-def reset():
-    build_race(st.session_state.hmm_corpus, st.session_state.hmm_config)
+def make_model(corpus, config):
+    return build_model(corpus, config["k"], config["alpha"], config["alpha_emit"])
 
 
 def draw_race(race):
@@ -89,11 +73,7 @@ def draw_race(race):
     if has_gold:
         charts.append(("acc_many_to_one", "many-to-one accuracy", "Accuracy over time"))
     for col, (column, y_title, title) in zip((left, right), charts):
-        fig = traces_over_passes(frame, column, y_title, x="seconds", title=title,
-                                 x_title="engine time (s)")
-        fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.28,
-                                      yanchor="top"), height=380)
-        col.plotly_chart(fig, key=f"hmm_chart_{column}")
+        race_page.over_time(col, frame, column, y_title, title, f"hmm_chart_{column}")
     trajectories(race)
     word_and_confusion(race)
 
@@ -170,19 +150,15 @@ st.caption("The Bayesian HMM for part-of-speech induction (Gao & Johnson 2008), 
            "token once (SENTENCE: every sentence once).")
 warm_engine()
 corpus, config = settings()
-if not config["samplers"]:
-    st.error("Choose at least one sampler.")
-elif corpus is None:
-    st.info("The chains below keep the last usable corpus.")
-elif config != st.session_state.get("hmm_config"):
-    build_race(corpus, config)
+race_page.follow_settings(KEY, corpus, config, make_model, record_values=True)
 
 if "hmm_race" in st.session_state:
     race = st.session_state.hmm_race
     shown = st.session_state.hmm_corpus
     st.caption(f"**{shown.name}**: {len(shown.sentences):,} sentences, {shown.n_tokens:,} tokens, "
                f"{len(shown.tag_set):,} gold tags; K = {st.session_state.hmm_config['k']}.")
-    speed = playback.controls(KEY, on_reset=reset)
+    speed = playback.controls(
+        KEY, on_reset=lambda: race_page.restart(KEY, make_model, record_values=True))
     view_controls(race)
     playback.live(KEY, speed, draw_race)
     st.markdown(

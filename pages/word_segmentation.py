@@ -7,9 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.models.usm import UsmModel
-from engine.run import Race
-from ui import playback
-from ui.charts import traces_over_passes
+from ui import playback, race_page
 from ui.corpus_choice import choose_corpus
 from ui.entry import through_app
 from ui.segmentation import legend, utterance_html
@@ -59,23 +57,8 @@ def settings():
     return corpus, config
 
 
-def build_race(corpus, config):
-    """Fresh chains for ``config``; on a refused setting, say why and keep the old race."""
-    try:
-        model = build_model(corpus, config["alpha0"], config["p_boundary"], config["rho"])
-        race = Race(model, config["samplers"], config["seed"], init={"eta": config["eta"]},
-                    total_sweeps=config["passes"], skip=config["skip"])
-    except ValueError as err:
-        st.error(f"Cannot start these chains: {err}")
-        return
-    st.session_state.seg_race = race
-    st.session_state.seg_config = config
-    st.session_state.seg_corpus = corpus
-    st.session_state.seg_playing = False
-
-
-def reset():
-    build_race(st.session_state.seg_corpus, st.session_state.seg_config)
+def make_model(corpus, config):
+    return build_model(corpus, config["alpha0"], config["p_boundary"], config["rho"])
 
 
 def draw_race(race):
@@ -94,19 +77,10 @@ def draw_race(race):
                         f"{run.seconds:,.2f} s{extra}")
     left, right = st.columns(2)
     measure = st.session_state.get("seg_measure", "token_f")
-    for col, column, title, key in ((left, "loglik", "Log-probability over time (Fig. 5)",
-                                     "seg_loglik_chart"),
-                                    (right, measure, f"{MEASURES[measure]} over time",
-                                     "seg_f_chart")):
-        y_title = MEASURES.get(column, "log-probability")
-        fig = traces_over_passes(frame, column, y_title, x="seconds", title=title,
-                                 x_title="engine time (s)")
-        # five lines fill the plot: the legend goes underneath
-        fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.28,
-                                      yanchor="top"), height=380)
-        if column != "loglik":
-            fig.update_yaxes(range=[0, 1])
-        col.plotly_chart(fig, key=key)
+    race_page.over_time(left, frame, "loglik", "log-probability",
+                        "Log-probability over time (Fig. 5)", "seg_loglik_chart")
+    race_page.over_time(right, frame, measure, MEASURES[measure],
+                        f"{MEASURES[measure]} over time", "seg_f_chart", fraction=True)
     draw_segmentation(race)
 
 
@@ -151,19 +125,14 @@ st.caption("The unigram model of Goldwater, Griffiths & Johnson (2009), sampled 
            "boundary site once (SENTENCE: every utterance once).")
 warm_engine()
 corpus, config = settings()
-if not config["samplers"]:
-    st.error("Choose at least one sampler.")
-elif corpus is None:
-    st.info("The chains below keep the last usable corpus.")
-elif config != st.session_state.get("seg_config"):
-    build_race(corpus, config)
+race_page.follow_settings(KEY, corpus, config, make_model)
 
 if "seg_race" in st.session_state:
     race = st.session_state.seg_race
     shown = st.session_state.seg_corpus
     st.caption(f"**{shown.name}**: {len(shown.utterances):,} utterances, "
                f"{shown.n_symbols:,} symbols, {shown.n_words:,} gold words.")
-    speed = playback.controls(KEY, on_reset=reset)
+    speed = playback.controls(KEY, on_reset=lambda: race_page.restart(KEY, make_model))
     view_controls(race)
     playback.live(KEY, speed, draw_race)
     st.markdown(

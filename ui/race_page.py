@@ -1,0 +1,51 @@
+"""What the race lessons (Word segmentation, HMM tag trajectories) share: starting a Race from the
+sidebar's settings without losing the current one to a bad setting, and charts over time."""
+import streamlit as st
+
+from engine.run import Race
+from ui.charts import traces_over_passes
+
+
+def start(key, corpus, config, make_model, record_values=False):
+    """Fresh chains for ``config`` (samplers, seed, eta, passes, skip); on a refused setting,
+    say why and keep the old race."""
+    try:
+        model = make_model(corpus, config)
+        race = Race(model, config["samplers"], config["seed"], init={"eta": config["eta"]},
+                    total_sweeps=config["passes"], skip=config["skip"],
+                    record_values=record_values)
+    except ValueError as err:
+        st.error(f"Cannot start these chains: {err}")
+        return
+    st.session_state[f"{key}_race"] = race
+    st.session_state[f"{key}_config"] = config
+    st.session_state[f"{key}_corpus"] = corpus
+    st.session_state[f"{key}_playing"] = False
+
+
+def follow_settings(key, corpus, config, make_model, record_values=False):
+    """Start new chains when the settings changed and are usable; otherwise say what is wrong."""
+    if not config["samplers"]:
+        st.error("Choose at least one sampler.")
+    elif corpus is None:
+        st.info("The chains below keep the last usable corpus.")
+    elif config != st.session_state.get(f"{key}_config"):
+        start(key, corpus, config, make_model, record_values)
+
+
+def restart(key, make_model, record_values=False):
+    """The Reset button: the same settings, the same seed, from the start."""
+    start(key, st.session_state[f"{key}_corpus"], st.session_state[f"{key}_config"], make_model,
+          record_values)
+
+
+def over_time(col, frame, column, y_title, title, chart_key, fraction=False):
+    """One measure of every chain against engine time (Liang et al. Fig. 5), in ``col``."""
+    fig = traces_over_passes(frame, column, y_title, x="seconds", title=title,
+                             x_title="engine time (s)")
+    # five lines fill the plot: the legend goes underneath
+    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.28, yanchor="top"),
+                      height=380)
+    if fraction:
+        fig.update_yaxes(range=[0, 1])
+    col.plotly_chart(fig, key=chart_key)
