@@ -11,7 +11,6 @@ import numpy as np
 from engine.core.draw import (draw_log_weights, draw_weights, random_index, random_permutation,
                               random_subset)
 from engine.core.jit import kernel
-from engine.core.special import log_rising
 from engine.kernels.interface import (add_site, block_candidates, block_delta, conflicts,
                                       get_value, n_sites, n_values, remove_site, set_value,
                                       site_weights, token_weights)
@@ -128,15 +127,14 @@ def gather_block(state, s0, v0, v1, candidates, block, before):
 
 @kernel
 def block_log_g(state, s0, v0, v1, size, log_g, base, d0, d1, sign):
-    """log g(m) of eq. 9 for m = 0 … size (m = sites set to v1), written into log_g[: size + 1].
+    """log g(m) − log g(0) of eq. 9 for m = 0 … size (m = sites set to v1), written into
+    log_g[: size + 1]; only the ratios of g matter to eq. 7 and to TYPE-greedy.
 
     The block must be removed (``gather_block``); base, d0, d1, sign are work buffers of
     length MAX_DELTA_TERMS.
     """
     n_terms = block_delta(state, s0, v0, v1, base, d0, d1, sign)
     total = 0.0
-    for j in range(n_terms):
-        total += sign[j] * log_rising(base[j], size * d0[j])
     log_g[0] = total
     # from m to m + 1, term j's count moves by d1 − d0 (a factor or two): update g(m) by the
     # ratio of those factors instead of recomputing every rising factorial (lgamma) per m
