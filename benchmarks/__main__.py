@@ -23,12 +23,13 @@ def main(argv):
         print(f"measuring {name}…", file=sys.stderr, flush=True)
         rows += SUITES[name].rows()
     table = markdown_table(rows)
+    sections = [text for name in names for text in getattr(SUITES[name], "sections", list)()]
     print(table)
     if names == list(SUITES):
         DOC.parent.mkdir(exist_ok=True)
         DOC.write_text(f"# Benchmarks\n\nMeasured {date.today()} on {platform.machine()}, "
                        f"Python {platform.python_version()}, with `python -m benchmarks`.\n\n"
-                       f"{table}\n")
+                       f"{table}\n" + "".join(f"\n{text}\n" for text in sections))
     return 0 if all(row.reached for row in rows) else 1
 
 

@@ -170,4 +170,9 @@ if "hmm_race" in st.session_state:
         "slices): whole columns of a frequent word flip together.\n"
         "- **SENTENCE** draws a whole sentence's tags by forward filtering, backward sampling "
         "from the other sentences' counts and accepts by Metropolis-Hastings.\n"
-        "- Accuracy maps each state to the gold tag it meets most (many-to-one).")
+        "- Accuracy maps each state to the gold tag it meets most (many-to-one).\n"
+        "- **Who is ahead depends on the corpus.** TYPE wins where TOKEN is stuck: many tokens "
+        "per word, as on the paper's million words. On a few thousand tokens TOKEN is rarely "
+        "stuck, and a TYPE move weighs only 2 of the K states where TOKEN weighs all K, so "
+        "TOKEN can stay ahead for a long time (on 25,000 tokens of English, TYPE's "
+        "log-probability passes TOKEN's only after about two minutes of engine time).")
