@@ -206,14 +206,29 @@ def _conflicts(state, s):
     return not state.last[s] and state.removed[s + 1] != 0
 
 
+@kernel
+def beside_same_word(state, s):
+    """Whether token s has a neighbour in its sentence with the same word (as in "very very")."""
+    w = state.words[s]
+    return ((not state.first[s] and state.words[s - 1] == w)
+            or (not state.last[s] and state.words[s + 1] == w))
+
+
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
+    # A token next to the same word is left out (the pivot excepted): when its neighbour is in
+    # the block and changes state, its own type (p, n, word) can become the pivot's, so it would
+    # join TB(z′, s0) and push that neighbour out — the block would not be stable (§4.4,
+    # criterion B) and TYPE would not leave the posterior invariant (the exact test on
+    # "a a a b / a a" fails without this). Only tokens of the pivot's word can become its type,
+    # so no other token's candidacy can change.
     slot = keyed_lists.find(state.slot_key, site_type(state, s0))
     k = 0
     x = state.slot_head[slot]
     while x >= 0:
-        out[k] = x
-        k += 1
+        if x == s0 or not beside_same_word(state, x):
+            out[k] = x
+            k += 1
         x = state.site_next[x]
     sort_prefix(out, k)
     return k

@@ -62,7 +62,9 @@ block_candidates = _stub("block_candidates", """block_candidates(state, s0, out)
     Write into out, in increasing order, the sites whose type t(z, s) = (Δn^{s:0}, Δn^{s:1})
     (eq. 5) is the type of the pivot s0, among the sites none of whose choices is removed, s0
     itself possibly included; return how many. s0 is removed when this is called, and its type
-    is the one it had in place. Models find them through an index, not a scan of the corpus.""")
+    is the one it had in place. Models find them through an index, not a scan of the corpus.
+    A model may leave out sites whose type the move itself could change (they would make
+    TB(z, s0) unstable, breaking criterion B of §4.4); the pivot is never left out.""")
 
 block_delta = _stub("block_delta", """block_delta(state, s0, v0, v1, base, d0, d1, sign) -> int
     With the block S removed, write the terms of g(m) (eq. 9): term j contributes
