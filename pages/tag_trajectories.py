@@ -174,5 +174,6 @@ if "hmm_race" in st.session_state:
         "- **Who is ahead depends on the corpus.** TYPE wins where TOKEN is stuck: many tokens "
         "per word, as on the paper's million words. On a few thousand tokens TOKEN is rarely "
         "stuck, and a TYPE move weighs only 2 of the K states where TOKEN weighs all K, so "
-        "TOKEN can stay ahead for a long time (on 25,000 tokens of English, TYPE's "
-        "log-probability passes TOKEN's only after about two minutes of engine time).")
+        "TOKEN can stay ahead for a long time (on 25,000 tokens of English it leads for "
+        "minutes of engine time; after five minutes the two are about even in log-probability "
+        "and TOKEN is still the more accurate).")

@@ -304,6 +304,8 @@ st.markdown(
     "**In the HMM** a site is a token and its type is (previous state, next state, word); "
     "adjacent tokens conflict (they share a transition). With K > 2 states the move takes a "
     "random *binary slice*: the pivot's state k and a uniformly random k′, and only the "
-    "block's tokens in k or k′, then draws how many go to k′ (§4.4).", unsafe_allow_html=True)
+    "block's tokens in k or k′, then draws how many go to k′ (§4.4). A token next to the same "
+    "word (*very very*) joins only its own blocks: the move could change its type, and the "
+    "block must come out the same after the move for TYPE to be exact.", unsafe_allow_html=True)
 st.caption("Both bar charts are exact conditional distributions computed by the engine, not "
            "histograms of samples; the darker bar is the value drawn.")
