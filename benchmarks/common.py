@@ -70,7 +70,7 @@ def chase(model, name, checkpoints, measure, seed, eta):
     for checkpoint in checkpoints:
         while engine < checkpoint:
             t0 = time.perf_counter()
-            sampler.sweep(state, rng)
+            sampler.sweep(rng, state)
             engine += time.perf_counter() - t0
             sweeps += 1
         value = model.measures(state)[measure] if measure else None

@@ -16,7 +16,7 @@ def sweep_time(model, name, target):
     rng = make_rng(1)
     state = model.new_state(rng, eta=1.0)
     sampler = make_sampler(name)
-    seconds = median_seconds(lambda: sampler.sweep(state, rng), repeats=30, warmup=10)
+    seconds = median_seconds(lambda: sampler.sweep(rng, state), repeats=30, warmup=10)
     return Row(f"{name.upper()} sweep, EWT dev, K = {model.n_states}", seconds * 1e3, target,
                "ms", f"median of sweeps 11–40 from η = 1; {model.n_sites:,} tokens")
 

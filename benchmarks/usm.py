@@ -23,7 +23,7 @@ def sweep_time(model, name, eta, target):
     rng = make_rng(1)
     state = model.new_state(rng, eta=eta)
     sampler = make_sampler(name)
-    seconds = median_seconds(lambda: sampler.sweep(state, rng), repeats=30, warmup=20)
+    seconds = median_seconds(lambda: sampler.sweep(rng, state), repeats=30, warmup=20)
     return Row(f"{name.upper()} sweep, br-phono", seconds * 1e3, target, "ms",
                f"median of sweeps 21–50 from η = {eta}; {model.n_sites:,} sites, "
                f"{len(model.texts):,} utterances")
@@ -34,7 +34,7 @@ def long_run(model, name, seed):
     state = model.new_state(rng, eta=0.5)
     sampler = make_sampler(name, total_sweeps=1000)
     for _ in range(1000):
-        sampler.sweep(state, rng)
+        sampler.sweep(rng, state)
     return model.loglik(state), model.measures(state)
 
 

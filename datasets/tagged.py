@@ -13,6 +13,7 @@ from datasets.errors import CorpusError
 from datasets.text import decode, read_bytes
 
 FORMATS = ("conllu", "conllu-xpos", "wordtag", "wordtag-lines")
+AUTO = "auto"  # tell the format from the text (``detect_format``)
 CONLLU_FIELDS = 10
 # A CoNLL-U ID is a word index "3", a multiword-token range "1-2" or an empty node "8.1".
 _TOKEN_ID = re.compile(r"[1-9][0-9]*")
@@ -236,6 +237,24 @@ def parse_wordtag_lines(text: str, name: str = "corpus",
     return _corpus(sentences, tags, name)
 
 
+def detect_format(text: str) -> str:
+    """The format of a tagged corpus, told from its first lines that carry tokens.
+
+    CoNLL-U has 10 tab-separated columns; ``word/TAG`` lines have tokens with a slash; ``word
+    TAG`` lines have exactly two fields. Raises CorpusError naming what was tried when none fits.
+    """
+    lines = [line for line in text.splitlines()[:200] if line.strip() and not line.startswith("#")]
+    if lines and all(line.count("\t") == CONLLU_FIELDS - 1 for line in lines):
+        return "conllu"
+    if lines and all(all("/" in token for token in line.split()) for line in lines):
+        return "wordtag"
+    if lines and all(len(line.split()) == 2 for line in lines):
+        return "wordtag-lines"
+    raise CorpusError("cannot tell the corpus's format: it is not CoNLL-U (10 tab-separated "
+                      "columns), word/TAG tokens (one sentence per line) or word TAG lines "
+                      "(one token per line); give the format explicitly")
+
+
 def _parser(format: str) -> Callable[..., TaggedCorpus]:
     parsers = {
         "conllu": lambda text, name, lowercase: parse_conllu(text, name, "upos", lowercase),
@@ -243,8 +262,10 @@ def _parser(format: str) -> Callable[..., TaggedCorpus]:
         "wordtag": parse_wordtag,
         "wordtag-lines": parse_wordtag_lines,
     }
+    if format == AUTO:
+        return lambda text, name, lowercase: parsers[detect_format(text)](text, name, lowercase)
     if format not in parsers:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)} (got {format!r})")
+        raise ValueError(f"format must be one of {AUTO}, {', '.join(FORMATS)} (got {format!r})")
     return parsers[format]
 
 
@@ -258,9 +279,9 @@ def read_tagged(data: bytes | str, name: str = "corpus", format: str = "conllu",
         Bytes are decoded as UTF-8; a byte-order mark is dropped.
     name : str
         The corpus's label.
-    format : {"conllu", "conllu-xpos", "wordtag", "wordtag-lines"}
-        CoNLL-U keeping the UPOS or the XPOS tags, ``word/TAG`` one sentence per line, or
-        ``word TAG`` one token per line.
+    format : {"conllu", "conllu-xpos", "wordtag", "wordtag-lines", "auto"}
+        CoNLL-U keeping the UPOS or the XPOS tags, ``word/TAG`` one sentence per line,
+        ``word TAG`` one token per line, or told from the text (CoNLL-U keeps UPOS).
     lowercase : bool
         Lowercase the words (never the tags).
 

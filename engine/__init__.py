@@ -4,6 +4,8 @@ Numba's on-disk cache notices edits to a kernel's own file only, not to the mode
 inlines from other files (the model interface's overloads), so an edited model could run stale
 machine code. The cache therefore lives in a folder named by a hash of every engine source
 file: any edit starts a fresh cache, and an unchanged engine loads its kernels in milliseconds.
+``TYPEBLOCKS_CACHE_ROOT`` moves that folder's parent elsewhere (several checkouts or processes
+editing the engine at once each keep their own, instead of wiping each other's).
 """
 import hashlib
 import os
@@ -11,7 +13,7 @@ import shutil
 from pathlib import Path
 
 _ENGINE = Path(__file__).resolve().parent
-_CACHES = _ENGINE.parent / ".numba-cache"
+_CACHES = Path(os.environ.get("TYPEBLOCKS_CACHE_ROOT", _ENGINE.parent / ".numba-cache"))
 
 
 def _source_digest():

@@ -1,5 +1,6 @@
 """Argument types for the command line: each rejects bad input with a message saying what to give."""
 import argparse
+import os
 
 
 def int_in(low, high=None):
@@ -34,3 +35,24 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def option_type(option):
+    """The argparse type of a model's Option (engine.models.protocol): its range or choices."""
+    if option.kind is int:
+        return int_in(int(option.low), int(option.high))
+    if option.kind is float:
+        return float_in(option.low, option.high)
+    return str
+
+
+def check_writable(parser, *paths):
+    """Fail before any work when an output cannot be written: its folder does not exist, or
+    the path is a folder itself."""
+    for path in paths:
+        if not path:
+            continue
+        if os.path.isdir(path):
+            parser.error(f"cannot write {path}: it is a folder; give a file name")
+        if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            parser.error(f"cannot write {path}: its folder does not exist")

@@ -1,11 +1,12 @@
 """Run: one chain of one sampler on one model, advanced sweep by sweep or move by move.
 
-The trace has one row per completed sweep (row 0 = the initial state): iteration, engine
+The trace has one row per completed sweep (row 0 = the initial state): sweep, engine
 seconds (time spent inside the sampler only, never measuring or drawing), log-likelihood,
 temperature, the model's measures and the sampler's figures. A Run is paused simply by not
 advancing it; it keeps its state, RNG and trace, so it resumes where it stopped.
 """
 import time
+from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -14,15 +15,34 @@ from engine.core.rng import make_rng
 from engine.samplers import make_sampler
 
 
+@cache
+def _warm(model_class, sampler):
+    """Load (or compile) the kernels of this model and sampler once per process, on the
+    model's tiny instance: a first sweep would otherwise count the loading as engine time."""
+    run = Run(model_class.tiny(), sampler, seed=0, total_sweeps=2, warm_kernels=False)
+    run.step()
+    run.sweep()
+
+
+def warm(model, sampler=None):
+    """Warm the kernels a Run of ``sampler`` on ``model`` uses (every sampler it offers when
+    sampler is None)."""
+    for name in [sampler] if sampler else model.samplers:
+        _warm(type(model), name)
+
+
 class Run:
     def __init__(self, model, sampler, seed, init=None, total_sweeps=None, skip=True,
-                 record_values=False):
-        """model: a model object; sampler: a name from engine.samplers.NAMES; init: keyword
+                 record_values=False, warm_kernels=True):
+        """model: a model object; sampler: a registered sampler's name; init: keyword
         arguments of model.new_state (e.g. {"m": 1000} or {"eta": 0.5}); record_values: keep
-        every site's value at each trace row in ``values`` (for trajectory plots)."""
+        every site's value at each trace row in ``values`` (for trajectory plots);
+        warm_kernels: load the kernels first, so the first sweep's time is the sweep's."""
         if sampler not in model.samplers:
             raise ValueError(f"the {model.name} model has no {sampler} sampler: choose one of "
                              f"{', '.join(model.samplers)}")
+        if warm_kernels:
+            _warm(type(model), sampler)
         self.model = model
         self.sampler_name = sampler
         self.seed = int(seed)
@@ -55,7 +75,7 @@ class Run:
     def step(self):
         """One move; records a trace row when it completes a sweep."""
         t0 = time.perf_counter()
-        info = self.sampler.step(self.state, self.rng)
+        info = self.sampler.step(self.rng, self.state)
         self.seconds += time.perf_counter() - t0
         if info.sweep_done:
             self.trace.append(self._row(self.sweeps_done, info))
@@ -64,7 +84,7 @@ class Run:
     def sweep(self):
         """The rest of the current sweep (a whole sweep when none is under way)."""
         t0 = time.perf_counter()
-        info = self.sampler.sweep(self.state, self.rng)
+        info = self.sampler.sweep(self.rng, self.state)
         self.seconds += time.perf_counter() - t0
         self.trace.append(self._row(self.sweeps_done, info))
         return info
@@ -78,9 +98,9 @@ class Run:
             done += 1
         return done
 
-    def _row(self, iteration, info):
+    def _row(self, sweep, info):
         """A trace row; info is the SweepInfo or MoveInfo that ended the sweep (None for row 0)."""
-        row = {"iteration": iteration, "seconds": self.seconds,
+        row = {"sweep": sweep, "seconds": self.seconds,
                "loglik": self.model.loglik(self.state),
                "temperature": info.temperature if info else self.sampler.temperature()}
         row.update(self.model.measures(self.state))

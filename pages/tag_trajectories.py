@@ -119,8 +119,7 @@ def word_and_confusion(race):
            "share of its tokens", height=380)
     left.plotly_chart(fig, key="hmm_word_chart")
     if model.gold is not None:
-        table = np.zeros((model.n_states, len(model.tag_set)), dtype=np.int64)
-        np.add.at(table, (run.state.tag - 1, model.gold), 1)
+        table = model.confusion(run.state)
         fig = go.Figure(go.Heatmap(z=table, x=list(model.tag_set),
                                    y=[f"state {k + 1}" for k in range(model.n_states)],
                                    colorscale="Blues",

@@ -12,7 +12,7 @@ from ui import playback
 from ui.charts import traces_over_passes
 from ui.entry import through_app
 from ui.params import read_choices, read_int
-from ui.theme import EXACT_COLOUR, SAMPLER_COLOURS, label, layout
+from ui.theme import EXACT_COLOUR, colour, label, layout
 from ui.warmup import warm_engine
 
 KEY = "toy"
@@ -26,6 +26,11 @@ DRAW_WORK = 5_000_000  # TYPE draws × n shown in the histogram (each draw touch
 @st.cache_data(max_entries=16, show_spinner=False)
 def exact_log_posterior(n):
     return ToyModel(n).log_posterior()
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def exact_mean(n):
+    return ToyModel(n).posterior_mean()
 
 
 @st.cache_data(max_entries=16, show_spinner="TYPE is drawing m…")
@@ -180,7 +185,7 @@ def type_draws_chart(n, seed):
     observed = np.bincount(draws, minlength=top + 1)[: top + 1] / count
     fig = go.Figure([
         go.Bar(x=m, y=observed, name=f"TYPE's draws ({count:,} moves)",
-               marker_color=SAMPLER_COLOURS["type"], opacity=0.75),
+               marker_color=colour("type"), opacity=0.75),
         go.Scatter(x=m, y=p[: top + 1], mode="markers+lines", name="exact p(m | x)",
                    line=dict(color=EXACT_COLOUR, dash="dot"), marker=dict(size=8))])
     layout(fig, "Every TYPE move draws m exactly from p(m | x)", "m", "proportion (log scale)")
@@ -191,7 +196,7 @@ def type_draws_chart(n, seed):
 def escape_chart(times):
     escaped = times[times > 0]
     values, counts = np.unique(escaped, return_counts=True)
-    fig = go.Figure(go.Bar(x=values, y=counts, marker_color=SAMPLER_COLOURS["token"],
+    fig = go.Figure(go.Bar(x=values, y=counts, marker_color=colour("token"),
                            name="TOKEN chains"))
     return layout(fig, "Passes TOKEN needs until m < n/2, started at m = n",
                   "passes until m first drops below n/2", "chains")
@@ -248,9 +253,9 @@ left.caption("Dashed: one analysis z with m split copies (eq. 1) — bimodal, wi
              "which adds up the C(n, m) analyses with that m.")
 fig, count, draws = type_draws_chart(applied["n"], applied["seed"])
 right.plotly_chart(fig, key="toy_type_draws_chart")
-exact_mean = float(np.exp(exact_log_posterior(applied["n"])) @ np.arange(applied["n"] + 1))
 right.caption(f"Mean m over {count:,} TYPE draws from m = n: {draws.mean():,.3f}; "
-              f"exact E[m | x] = {exact_mean:,.3f}. Each draw re-samples all n sites.")
+              f"exact E[m | x] = {exact_mean(applied['n']):,.3f}. Each draw re-samples all n "
+              "sites.")
 
 st.subheader("TOKEN's escape time")
 chains = st.number_input("Chains (seeds)", step=50, key="toy_chains",

@@ -18,7 +18,7 @@ from engine.models.usm import UsmModel
 from engine.samplers import make_sampler
 from ui.entry import through_app
 from ui.segmentation import SITE_MARK, legend, tagged_sentence_html, utterance_html
-from ui.theme import SAMPLER_COLOURS, layout
+from ui.theme import colour, layout
 from ui.warmup import warm_engine
 
 MAX_SEED = 2**32 - 1
@@ -113,7 +113,7 @@ def type_move(lab):
     """One TYPE move, and TOKEN's conditional at the same pivot on a copy of the state before."""
     model, state = lab["model"], lab["state"]
     before = type(state)(*(a.copy() for a in state))
-    info = lab["sampler"].step(state, lab["rng"])
+    info = lab["sampler"].step(lab["rng"], state)
     lab["moves"] += 1
     if info.pivot < 0:  # the pass had no pivot left: the next step starts a new pass
         lab["move"], lab["token"] = None, None
@@ -225,7 +225,7 @@ def m_chart(move):
     size = len(info.block)
     p = np.exp(info.log_p)
     m = np.arange(size + 1)
-    colours = [SAMPLER_COLOURS["type"] if k == info.drawn else "#b9dde2" for k in m]
+    colours = [colour("type") if k == info.drawn else "#b9dde2" for k in m]
     fig = go.Figure(go.Bar(x=m, y=p, marker_color=colours, name="p(m | …)",
                            hovertemplate="m = %{x}: %{y:.4f}<extra></extra>"))
     layout(fig, f"TYPE: p(m | rest) over m = 0 … {size} (eq. 7); drawn m = {info.drawn}",
@@ -237,7 +237,7 @@ def m_chart(move):
 
 def token_chart(move, token):
     names = move["values"]
-    colours = [SAMPLER_COLOURS["token"] if v == token["drawn"] else "#eab8bf"
+    colours = [colour("token") if v == token["drawn"] else "#eab8bf"
                for v in range(len(names))]
     fig = go.Figure(go.Bar(x=names, y=token["p"], marker_color=colours,
                            hovertemplate="%{x}: %{y:.4f}<extra></extra>"))

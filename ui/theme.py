@@ -1,19 +1,15 @@
-"""One colour per sampler, the same on every page, and a quiet Plotly layout."""
-from engine.samplers import LABELS
+"""The lab's chart style. A sampler's colour and label come from the sampler registry
+(engine.samplers), the same on every page."""
+from engine.samplers import colour, label
 
-SAMPLER_COLOURS = {"token": "#d1495b", "type": "#00798c", "anneal": "#edae49",
-                   "greedy": "#5b8e3e", "sentence": "#6a4c93"}
 EXACT_COLOUR = "#3d3d3d"
+
+__all__ = ["EXACT_COLOUR", "colour", "colour_key", "label", "layout"]
 
 
 def colour_key(names):
     """HTML for an inline legend: a coloured square and the paper's name of each sampler."""
-    return ", ".join(f"<span style='color:{SAMPLER_COLOURS[n]}'>■</span> {label(n)}" for n in names)
-
-
-def label(name):
-    """The paper's name of a sampler (TOKEN, TYPE, …)."""
-    return LABELS.get(name, name)
+    return ", ".join(f"<span style='color:{colour(n)}'>■</span> {label(n)}" for n in names)
 
 
 def layout(fig, title=None, x=None, y=None, height=340):

@@ -98,6 +98,24 @@ sentence_work_size = _stub("sentence_work_size", """sentence_work_size(state) ->
     Length of the work buffer sentence_proposal needs.""")
 
 
+# which interface functions each state class implements (filled by for_state), so a model that
+# offers a sampler without implementing what it calls is refused with a message, not a Numba
+# "No implementation of function …" at the first move
+IMPLEMENTED = {}
+
+TOKEN_FUNCTIONS = ("n_sites", "n_values", "get_value", "remove_site", "add_site", "site_weights",
+                   "token_weights", "set_value")
+TYPE_FUNCTIONS = TOKEN_FUNCTIONS + ("conflicts", "block_candidates", "block_delta")
+SENTENCE_FUNCTIONS = ("n_sites", "get_value", "n_sentences", "sentence_sites", "sentence_remove",
+                      "sentence_add", "sentence_proposal", "sentence_work_size")
+
+
+def missing(state_class, names):
+    """The interface functions among ``names`` that state_class does not implement."""
+    done = IMPLEMENTED.get(state_class, set())
+    return [name for name in names if name not in done]
+
+
 def for_state(state_class):
     """Decorator registering a model's njit implementation of interface function ``stub``.
 
@@ -118,6 +136,7 @@ def for_state(state_class):
             # numba checks that the typing function's parameters match the implementation's
             typer.__signature__ = inspect.signature(impl)
             overload(stub, jit_options={"cache": True, "_nrt": False})(typer)  # see core.jit
+            IMPLEMENTED.setdefault(state_class, set()).add(stub.__name__)
             return impl
         return decorate
     return register

@@ -1,8 +1,9 @@
 """The toy `ab` posterior of Liang et al. §2: n copies of `ab`, one site each.
 
 z_i = 1 splits the i-th copy into `a b`, z_i = 0 keeps it as the word `ab`; m = Σ z_i.
-The exact posterior over m is eq. 2, p(m | x) ∝ C(n, m) g(m); it is sharply bimodal with
-modes at m ≈ 0 and m = n, and TOKEN started at m = n needs several passes to leave.
+The exact posterior over m is eq. 2, p(m | x) ∝ C(n, m) g(m), which has a sharp mode; it is
+p(z | x) that has modes at m = 0 and m = n (one flip away from each is worse), and TOKEN started
+at m = n needs several passes to leave.
 """
 import math
 
@@ -11,17 +12,44 @@ from scipy.special import gammaln, logsumexp
 
 from engine.core.rng import chain_rngs, make_rng
 from engine.core.special import log_rising
+from engine.core.state import clone
 from engine.kernels import moves
 from engine.kernels import toy as kernels
+from engine.models.protocol import Option, SiteView
+from engine.models.registry import register
 
 MAX_N = 100_000
+SPLIT, JOINED = "a b", "ab"  # how write_analysis spells z_i = 1 and z_i = 0
 
 
+@register
 class ToyModel:
     """n copies of `ab` with θ ~ Dirichlet(1, 1, 1) over the words {a, b, ab}."""
 
     name = "toy"
+    label = "Toy posterior (n copies of `ab`)"
+    summary = ("Liang et al. §2: n copies of `ab`, each one word or two; the exact posterior "
+               "is known, and TOKEN started at m = n is stuck for passes.")
     samplers = ("token", "type", "anneal", "greedy")  # a copy of `ab` is no sentence to block
+    options = (Option("n", "--n", int, 1000, "copies of `ab`", 1, MAX_N),)
+    init_options = (Option("m", "--init-m", int, None,
+                           "initial number of split copies (default n)", 0, MAX_N),)
+    needs_data = False
+    order = 0
+    state_class = kernels.ToyState
+    kernel_modules = (kernels,)
+    notes = ()  # nothing is read, so nothing is left out
+
+    @classmethod
+    def build(cls, path=None, n=1000):
+        """The toy has no corpus: ``path`` must be None."""
+        if path is not None:
+            raise ValueError("the toy model reads no corpus: leave out the data file")
+        return cls(n)
+
+    @classmethod
+    def tiny(cls):
+        return cls(4)
 
     def __init__(self, n):
         n = int(n)
@@ -47,9 +75,23 @@ class ToyModel:
                 raise ValueError(f"the initial m must be between 0 and n = {n:,} (got {m:,})")
             z = np.zeros(n, dtype=np.int8)
             z[rng.choice(n, size=m, replace=False)] = 1
+        return self.state_from_values(z)
+
+    def state_from_values(self, values):
+        """The state with z = values (0/1 per copy)."""
+        z = np.asarray(values, dtype=np.int8).copy()
+        if z.shape != (self.n,) or not np.isin(z, (0, 1)).all():
+            raise ValueError(f"an analysis of the toy gives each of the {self.n:,} copies 0 or 1")
         n_word = np.zeros(3, dtype=np.int64)
         kernels.add_word_counts_all(n_word, z)
-        return kernels.ToyState(z=z, n_word=n_word, removed=np.zeros(n, dtype=np.uint8))
+        return kernels.ToyState(z=z, n_word=n_word, removed=np.zeros(self.n, dtype=np.uint8))
+
+    def clone_state(self, state):
+        return clone(state)
+
+    @property
+    def n_sites(self):
+        return self.n
 
     # --- likelihood -------------------------------------------------------------------------
     @staticmethod
@@ -69,11 +111,36 @@ class ToyModel:
         n_a, n_b, n_ab = (int(c) for c in state.n_word)
         return self._log_joint(n_a, n_b, n_ab, self.n)
 
+    def counts(self, state):
+        return {"n_word": state.n_word.copy()}
+
     def measures(self, state):
         return {"m": int(np.count_nonzero(state.z))}
 
     def values(self, state):
         return state.z
+
+    # --- showing and exchanging analyses -------------------------------------------------------
+    def describe_site(self, state, s):
+        """Every site has the same type: `a|b` against `ab`."""
+        return SiteView("a|b  ·  ab", (JOINED, SPLIT))
+
+    def site_place(self, s):
+        return int(s), 0
+
+    def write_analysis(self, state):
+        """One copy per line: `ab` (z = 0) or `a b` (z = 1)."""
+        return "".join(f"{SPLIT if z else JOINED}\n" for z in state.z)
+
+    def read_analysis(self, path):
+        with open(path, encoding="utf-8") as file:
+            lines = [line.strip() for line in file]
+        spelled = {JOINED: 0, SPLIT: 1}
+        for number, line in enumerate(lines, 1):
+            if line not in spelled:
+                raise ValueError(f"{path}, line {number}: expected `{JOINED}` or `{SPLIT}`, "
+                                 f"got {line!r}")
+        return self.state_from_values([spelled[line] for line in lines])
 
     # --- the exact posterior over m ----------------------------------------------------------
     def log_posterior(self):
@@ -118,6 +185,10 @@ class ToyModel:
         bufs_float = np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
         kernels.type_draws(rng, state, out, bufs_int, bufs_float, np.zeros(n, np.uint8))
         return out
+
+    def posterior_mean(self):
+        """E[m | x] under the exact posterior."""
+        return float(np.exp(self.log_posterior()) @ np.arange(self.n + 1))
 
     def token_flip_probability(self, m):
         """TOKEN's probability of re-joining one split copy into `ab` when m copies (that one

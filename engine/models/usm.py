@@ -11,12 +11,21 @@ from functools import cached_property
 
 import numpy as np
 
-from datasets.segmented import gold_boundaries
+from datasets.builtin import builtin_corpus
+from datasets.segmented import format_segmented, gold_boundaries, load_segmented
+from engine.core.state import clone
 from engine.kernels import usm as kernels
-from engine.kernels import usm_sentence  # noqa: F401 (registers the USM's SENTENCE functions)
+from engine.kernels import usm_sentence
 from engine.metrics import segmentation_scores
+from engine.models.protocol import Option, SiteView
+from engine.models.registry import register
+
+# the state's fields that hold the corpus: read by kernels, never written, shared by copies
+CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base",
+                 "params")
 
 
+@register
 class UsmModel:
     """A corpus of utterances (strings of one-character symbols) under the USM.
 
@@ -31,7 +40,38 @@ class UsmModel:
     """
 
     name = "usm"
+    label = "Word segmentation (unigram model)"
+    summary = ("Goldwater, Griffiths & Johnson's unigram Dirichlet-process model of word "
+               "segmentation: sites are the gaps between symbols, a type is the pair of words "
+               "a gap separates or joins.")
     samplers = ("token", "type", "anneal", "greedy", "sentence")
+    options = (
+        Option("alpha0", "--alpha", float, 20.0, "α₀, the DP concentration", 1e-9, 1e9),
+        Option("p_boundary", "--p-boundary", float, 0.5,
+               "p#, the base distribution's word-end probability", 1e-9, 1 - 1e-9),
+        Option("rho", "--rho", float, 2.0, "ρ, the utterance-end prior", 1e-9, 1e9),
+    )
+    init_options = ()
+    needs_data = True
+    order = 1
+    state_class = kernels.UsmState
+    kernel_modules = (kernels, usm_sentence)
+
+    @classmethod
+    def build(cls, path=None, **options):
+        """The model of a plain segmented file (one utterance per line, words separated by
+        spaces: the gold), or of the built-in nursery-talk corpus when path is None."""
+        corpus = builtin_corpus() if path is None else load_segmented(path)
+        model = cls.from_corpus(corpus, **options)
+        if corpus.blank_lines:
+            model.notes = [f"skipped {corpus.blank_lines:,} blank lines"]
+        return model
+
+    @classmethod
+    def tiny(cls):
+        return cls(["abab", "ba"], gold_bound=[0, 1, 0, 1, 0, 1])
+
+    notes = ()  # what reading the corpus left out, for the user
 
     def __init__(self, texts, gold_bound=None, alpha0=20.0, p_boundary=0.5, rho=2.0):
         check_hyperparameters(alpha0, p_boundary, rho)
@@ -98,6 +138,18 @@ class UsmModel:
         kernels.count_all_words(state)
         return state
 
+    def state_from_values(self, values):
+        """The state whose sites have these values (1 = a boundary after the site's symbol)."""
+        values = np.asarray(values)
+        if values.shape != (self.n_sites,) or not np.isin(values, (0, 1)).all():
+            raise ValueError(f"a segmentation gives each of the {self.n_sites:,} sites 0 or 1")
+        bound = self.final.copy()
+        bound[self.site_pos] = values
+        return self.state_from_bound(bound)
+
+    def clone_state(self, state):
+        return clone(state, shared=CORPUS_FIELDS)
+
     # --- likelihood and measures ----------------------------------------------------------------
     def loglik(self, state):
         """Exact log p(corpus, segmentation), recounted from the boundaries alone."""
@@ -115,6 +167,39 @@ class UsmModel:
 
     def values(self, state):
         return state.bound[self.site_pos]
+
+    def counts(self, state):
+        """The running lexicon as {word: (n_w, sorted positions of its occurrences)}, and N, E."""
+        lexicon = {}
+        for slot in np.flatnonzero(state.lex_len[:state.counts[kernels.CAPACITY]]):
+            start, length = state.lex_start[slot], state.lex_len[slot]
+            word = "".join(self.alphabet[c] for c in self.chars[start:start + length])
+            positions, x = [], state.lex_head[slot]
+            while x >= 0:
+                positions.append(int(x))
+                x = state.occ_next[x]
+            if word in lexicon:
+                raise AssertionError(f"the word {word!r} has two slots in the lexicon")
+            lexicon[word] = (int(state.lex_count[slot]), sorted(positions))
+        return {"lexicon": lexicon, "words": int(state.counts[kernels.WORDS]),
+                "ends": int(state.counts[kernels.ENDS])}
+
+    def describe_site(self, state, s):
+        """The site's type as `w1|w2 · w1w2` (⟩ when w2 ends its utterance)."""
+        w1, w2, final = self.site_type(state, s)
+        end = " ⟩" if final else ""
+        return SiteView(f"{w1}|{w2}{end}  ·  {w1}{w2}{end}", (f"{w1}{w2}", f"{w1}|{w2}"))
+
+    def write_analysis(self, state):
+        return format_segmented(self.words(state))
+
+    def read_analysis(self, path):
+        """The state of a segmentation file of this model's utterances (plain format)."""
+        analysis = load_segmented(path)
+        if analysis.texts != self.texts:
+            raise ValueError(f"{path}: its utterances are not this corpus's: give a segmentation "
+                             "of the same utterances")
+        return self.state_from_bound(gold_boundaries(analysis.utterances))
 
     def site_type(self, state, s):
         """The type of site s (Liang et al. §4.2) as the words it separates or joins:

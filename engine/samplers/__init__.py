@@ -1,17 +1,103 @@
-"""The samplers, by the names the pages and the command line use.
+"""The samplers, registered by the names the pages and the command line use.
+
+Each entry holds everything the rest of the lab needs to know about a sampler — its label in
+the papers' words, its colour on every chart, a line of help, and how to build one — so a new
+sampler is one ``register`` call and cannot crash a page that lists samplers.
 
 TOKEN and TOKEN-anneal are one class with different temperature schedules; TYPE and
-TYPE-greedy are one class with a flag; SENTENCE is blocked Metropolis-Hastings. All are written once against the model interface
-(engine.kernels.interface), so a new model brings no sampler code of its own.
+TYPE-greedy are one class with a flag; SENTENCE is blocked Metropolis-Hastings. All are written
+once against the model interface (engine.kernels.interface), so a new model brings no sampler
+code of its own.
 """
+from dataclasses import dataclass
+from typing import Callable
+
+from engine.kernels.interface import SENTENCE_FUNCTIONS, TOKEN_FUNCTIONS, TYPE_FUNCTIONS
 from engine.samplers import schedule
-from engine.samplers.token import TokenSampler
 from engine.samplers.sentence import SentenceSampler
+from engine.samplers.token import TokenSampler
 from engine.samplers.type_based import TypeSampler
 
-LABELS = {"token": "TOKEN", "type": "TYPE", "anneal": "TOKEN-anneal", "greedy": "TYPE-greedy",
-          "sentence": "SENTENCE"}
-NAMES = tuple(LABELS)
+FALLBACK_COLOUR = "#7f7f7f"
+
+
+@dataclass(frozen=True)
+class SamplerEntry:
+    """A registered sampler.
+
+    build(total_sweeps, skip, anneal_start) -> Sampler makes a fresh one for one chain;
+    ``needs`` names the model-interface functions its kernels call (engine.kernels.interface).
+    """
+
+    name: str
+    label: str
+    colour: str
+    help: str
+    build: Callable
+    needs: tuple
+    needs_length: bool = False  # whether build needs the run's planned number of sweeps
+
+
+SAMPLERS = {}
+
+
+def register(entry):
+    """Add a sampler to the registry (its name must be new)."""
+    if entry.name in SAMPLERS:
+        raise ValueError(f"a sampler named {entry.name!r} is registered already")
+    SAMPLERS[entry.name] = entry
+    return entry
+
+
+register(SamplerEntry(
+    "token", "TOKEN", "#d1495b",
+    "resamples one site from its conditional given all others (eq. 4)",
+    lambda total_sweeps, skip, anneal_start: TokenSampler(), TOKEN_FUNCTIONS))
+register(SamplerEntry(
+    "type", "TYPE", "#00798c",
+    "takes every site of the pivot's type, draws how many get each value (eq. 7), then which "
+    "ones uniformly at random (Fig. 4)",
+    lambda total_sweeps, skip, anneal_start: TypeSampler(skip=skip), TYPE_FUNCTIONS))
+register(SamplerEntry(
+    "anneal", "TOKEN-anneal", "#edae49",
+    "TOKEN at a temperature that falls from 10 to 1 over the first half of the run",
+    lambda total_sweeps, skip, anneal_start: TokenSampler(
+        schedule.anneal(total_sweeps, anneal_start)),
+    TOKEN_FUNCTIONS, needs_length=True))
+register(SamplerEntry(
+    "greedy", "TYPE-greedy", "#5b8e3e",
+    "sets a whole type block to all-0 or all-1 (for K > 2: one of the slice's two values), "
+    "whichever is more probable",
+    lambda total_sweeps, skip, anneal_start: TypeSampler(skip=skip, greedy=True),
+    TYPE_FUNCTIONS))
+register(SamplerEntry(
+    "sentence", "SENTENCE", "#6a4c93",
+    "proposes a whole sentence's analysis by dynamic programming with the other sentences' "
+    "counts frozen, then accepts or rejects it (Metropolis-Hastings)",
+    lambda total_sweeps, skip, anneal_start: SentenceSampler(), SENTENCE_FUNCTIONS))
+
+
+def names():
+    """Every registered sampler's name, in registration order."""
+    return tuple(SAMPLERS)
+
+
+def entry(name):
+    """The registry entry of ``name``; an unknown name is refused with the choices listed."""
+    try:
+        return SAMPLERS[name]
+    except KeyError:
+        raise ValueError(f"unknown sampler {name!r}: choose one of {', '.join(SAMPLERS)}") from None
+
+
+def label(name):
+    """The papers' name of a sampler (TOKEN, TYPE, …); an unregistered name as it is."""
+    return SAMPLERS[name].label if name in SAMPLERS else name
+
+
+def colour(name):
+    """A sampler's colour on every chart (grey for a name not registered)."""
+    return SAMPLERS[name].colour if name in SAMPLERS else FALLBACK_COLOUR
 
 
 def make_sampler(name, total_sweeps=None, skip=True, anneal_start=10.0):
@@ -20,16 +106,7 @@ def make_sampler(name, total_sweeps=None, skip=True, anneal_start=10.0):
     total_sweeps is the run's planned length; TOKEN-anneal needs it for its schedule
     (temperature ``anneal_start`` → 1 over the first half, then 1).
     """
-    if name == "token":
-        return TokenSampler()
-    if name == "anneal":
-        if not total_sweeps:
-            raise ValueError("TOKEN-anneal needs the run's length (total sweeps) for its schedule")
-        return TokenSampler(schedule.anneal(total_sweeps, anneal_start))
-    if name == "type":
-        return TypeSampler(skip=skip)
-    if name == "greedy":
-        return TypeSampler(skip=skip, greedy=True)
-    if name == "sentence":
-        return SentenceSampler()
-    raise ValueError(f"unknown sampler {name!r}: choose one of {', '.join(NAMES)}")
+    chosen = entry(name)
+    if chosen.needs_length and not total_sweeps:
+        raise ValueError(f"{chosen.label} needs the run's length (total sweeps) for its schedule")
+    return chosen.build(total_sweeps, skip, anneal_start)

@@ -3,64 +3,41 @@
 import numpy as np
 
 from engine.kernels import moves, sentence
-from engine.samplers.info import MoveInfo, SweepInfo
-from engine.samplers.schedule import constant
+from engine.samplers.base import Sampler, Tally
+from engine.samplers.info import MoveInfo
 
 
-class SentenceSampler:
+class SentenceSampler(Sampler):
     kind = "sentence"
 
-    def __init__(self, schedule=None):
-        self.schedule = schedule or constant(1.0)
-        self.sweeps_done = 0
-        self.position = 0  # next sentence of the current sweep
-        self._accepted = 0  # in the current sweep
-        self._last_acceptance = float("nan")
-        self._bufs = None
+    def sweep_length(self, state):
+        return sentence.count_sentences(state)
 
-    def temperature(self):
-        return float(self.schedule(self.sweeps_done))
+    def make_buffers(self, state):
+        n = moves.count_sites(state)
+        return dict(old=np.zeros(n + 1, np.int64), new=np.zeros(n + 1, np.int64),
+                    work=np.zeros(sentence.work_size(state)), totals=np.zeros(2, np.int64))
 
-    def sweep_figures(self):
-        """The trace's figures of the last finished sweep: its acceptance rate."""
-        return {"acceptance": self._last_acceptance}
-
-    def _buffers(self, state):
-        if self._bufs is None:
-            n = moves.count_sites(state)
-            self._bufs = (np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64),
-                          np.zeros(sentence.work_size(state)), np.zeros(2, np.int64))
-        return self._bufs
-
-    def _advance(self, state, rng, stop):
-        old, new, work, totals = self._buffers(state)
-        temperature = self.temperature()
+    def advance(self, rng, state, b, inv_temp, max_moves):
         start = self.position
-        sentence.sentence_sweep(rng, state, start, stop, 1.0 / temperature, old, new, work, totals)
-        self._accepted += int(totals[0])
+        stop = min(self.sweep_length(state), start + max_moves)
+        sentence.sentence_sweep(rng, state, start, stop, inv_temp, b["old"], b["new"],
+                                b["work"], b["totals"])
         self.position = stop
-        n = sentence.count_sentences(state)
-        done = self.position >= n
-        if done:
-            self._last_acceptance = self._accepted / n
-            self.position, self._accepted = 0, 0
-            self.sweeps_done += 1
-        return start, temperature, done
+        first, _ = sentence.sites_of(state, start) if stop > start else (0, 0)
+        _, last = sentence.sites_of(state, stop - 1) if stop > start else (0, 0)
+        accepted, changed = (int(v) for v in b["totals"])
+        return Tally(moves=stop - start, sites=last - first, changed=changed, accepted=accepted)
 
-    def step(self, state, rng):
-        """One sentence's move; return its MoveInfo (drawn = 1 when accepted)."""
-        u, temperature, done = self._advance(state, rng, self.position + 1)
-        old, new, _, totals = self._bufs
+    def figures(self, tally):
+        return {"acceptance": tally.accepted / tally.moves if tally.moves else float("nan")}
+
+    def describe_move(self, state, b, *, moved, temperature, sweep_done):
+        u = (self.position or self.sweep_length(state)) - 1
         start, stop = sentence.sites_of(state, u)
-        before = old[:stop - start].copy()
-        after = new[:stop - start].copy() if totals[0] else before.copy()
-        return MoveInfo("sentence", int(start), np.arange(start, stop), before, after,
-                        np.zeros(0), int(totals[0]), 0, 1, temperature, done)
-
-    def sweep(self, state, rng):
-        """Every remaining sentence of the current sweep; return its SweepInfo."""
-        sweep = self.sweeps_done
-        start, temperature, _ = self._advance(state, rng, sentence.count_sentences(state))
-        _, _, _, totals = self._bufs
-        return SweepInfo(sweep, sentence.count_sentences(state) - start, float("nan"),
-                         int(totals[1]), temperature)
+        accepted = int(b["totals"][0])
+        before = b["old"][:stop - start].copy()
+        after = b["new"][:stop - start].copy() if accepted else before.copy()
+        return MoveInfo(kind=self.kind, pivot=int(start), block=np.arange(start, stop),
+                        before=before, after=after, drawn=accepted, temperature=temperature,
+                        sweep_done=sweep_done)

@@ -5,59 +5,41 @@ With a temperature schedule it is TOKEN-anneal; at temperature 1 it is plain TOK
 import numpy as np
 
 from engine.kernels import moves
-from engine.samplers.info import MoveInfo, SweepInfo
-from engine.samplers.schedule import constant
+from engine.samplers.base import Sampler, Tally
+from engine.samplers.info import MoveInfo
 
 
-class TokenSampler:
+class TokenSampler(Sampler):
     kind = "token"
 
-    def __init__(self, schedule=None):
-        self.schedule = schedule or constant(1.0)
-        self.sweeps_done = 0
-        self.position = 0  # next site of the current sweep
-        self._w = None
+    def sweep_length(self, state):
+        return moves.count_sites(state)
 
-    def temperature(self):
-        return float(self.schedule(self.sweeps_done))
+    def make_buffers(self, state):
+        # the last site's weights, and its value before the move
+        return dict(w=np.empty(moves.count_values(state)), before=np.zeros(1, np.int64))
 
-    def sweep_figures(self):
-        """TOKEN has no figures of its own for the trace."""
-        return {}
-
-    def _weights_buffer(self, state):
-        if self._w is None:
-            self._w = np.empty(moves.count_values(state))
-        return self._w
-
-    def step(self, state, rng):
-        """Resample the next site; return its MoveInfo."""
-        w = self._weights_buffer(state)
-        temperature = self.temperature()
-        s = self.position
-        before = moves.value_of(state, s)
-        after = moves.token_move(rng, state, s, 1.0 / temperature, w)
-        log_p = np.log(w) - np.log(w.sum())
-        self.position += 1
-        done = self._end_sweep_if_done(state)
-        return MoveInfo("token", s, np.array([s]), np.array([before]), np.array([after]),
-                        log_p, int(after), 0, 1, temperature, done)
-
-    def sweep(self, state, rng):
-        """Resample every remaining site of the current sweep; return its SweepInfo."""
-        w = self._weights_buffer(state)
-        temperature = self.temperature()
-        n = moves.count_sites(state)
+    def advance(self, rng, state, b, inv_temp, max_moves):
         start = self.position
-        changed = moves.token_sweep(rng, state, start, n, 1.0 / temperature, w)
-        self.position = n
-        info = SweepInfo(self.sweeps_done, n - start, 1.0, int(changed), temperature)
-        self._end_sweep_if_done(state)
-        return info
+        stop = min(self.sweep_length(state), start + max_moves)
+        b["before"][0] = moves.value_of(state, stop - 1)
+        changed = moves.token_sweep(rng, state, start, stop, inv_temp, b["w"])
+        self.position = stop
+        return Tally(moves=stop - start, sites=stop - start, changed=int(changed))
 
-    def _end_sweep_if_done(self, state):
-        if self.position < moves.count_sites(state):
-            return False
-        self.position = 0
-        self.sweeps_done += 1
-        return True
+    def describe_move(self, state, b, *, moved, temperature, sweep_done):
+        s = (self.position or self.sweep_length(state)) - 1
+        after = moves.value_of(state, s)
+        w = b["w"]
+        return MoveInfo(kind=self.kind, pivot=s, block=np.array([s]),
+                        before=b["before"].copy(), after=np.array([after]),
+                        log_p=np.log(w) - np.log(w.sum()), drawn=int(after),
+                        temperature=temperature, sweep_done=sweep_done)
+
+
+def token_conditional(rng, state, s, w=None):
+    """TOKEN's move at site s on ``state`` (mutated): (normalised log p(b_s = v | rest) over
+    the values v, the value drawn). For showing what TOKEN would do beside another move."""
+    w = np.empty(moves.count_values(state)) if w is None else w
+    drawn = moves.token_move(rng, state, s, 1.0, w)
+    return np.log(w) - np.log(w.sum()), int(drawn)

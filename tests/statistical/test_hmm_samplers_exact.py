@@ -28,7 +28,7 @@ def visit_counts(sampler, k, seed, sweeps, thin=1, burn_in=20, eta=0.5, sentence
     state = model.new_state(rng, eta=eta)
     counts = np.zeros(k ** model.n_sites, dtype=np.int64)
     for sweep in range(burn_in + sweeps * thin):
-        sampler.sweep(state, rng)
+        sampler.sweep(rng, state)
         if sweep >= burn_in and (sweep - burn_in) % thin == 0:
             counts[tag_index(state.tag, k)] += 1
     assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-9)
@@ -89,7 +89,7 @@ def test_type_blocks_gather_the_sites_of_a_type_in_the_slice():
     rng = make_rng(4)
     state = model.state_from_tags([1, 2, 1, 1, 2])  # `a` between 0 and 2: tokens 0 and 3
     sampler = make_sampler("type", skip=False)
-    sizes = [len(sampler.step(state, rng).block) for _ in range(400)]
+    sizes = [len(sampler.step(rng, state).block) for _ in range(400)]
     assert max(sizes) >= 2
 
 

@@ -23,7 +23,7 @@ def visit_counts(sampler, n, seed, sweeps, thin=1, burn_in=10, init_m=None):
     state = model.new_state(rng, m=init_m)
     counts = np.zeros(2**n, dtype=np.int64)
     for sweep in range(burn_in + sweeps * thin):
-        sampler.sweep(state, rng)
+        sampler.sweep(rng, state)
         if sweep >= burn_in and (sweep - burn_in) % thin == 0:
             counts[z_index(state.z)] += 1
     return counts
@@ -67,7 +67,7 @@ def test_type_moves_draw_m_from_eq_2():
     rng = make_rng(15)
     state = model.new_state(rng)
     sampler = make_sampler("type")
-    infos = (sampler.step(state, rng) for _ in range(40_000))
+    infos = (sampler.step(rng, state) for _ in range(40_000))
     # with the skip approximation a sweep's second step finds every pivot visited: no move
     draws = np.array([info.drawn for info in infos if info.block.size])
     assert len(draws) == 20_000

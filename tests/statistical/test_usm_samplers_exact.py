@@ -26,7 +26,7 @@ def visit_counts(sampler, seed, sweeps, thin=1, burn_in=20, eta=0.5):
     state = model.new_state(rng, eta=eta)
     counts = np.zeros(2 ** model.n_sites, dtype=np.int64)
     for sweep in range(burn_in + sweeps * thin):
-        sampler.sweep(state, rng)
+        sampler.sweep(rng, state)
         if sweep >= burn_in and (sweep - burn_in) % thin == 0:
             counts[z_index(model.values(state))] += 1
     assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-9)
@@ -75,7 +75,7 @@ def test_type_blocks_here_have_several_sites():
     rng = make_rng(5)
     state = model.new_state(rng, eta=1.0)
     sampler = make_sampler("type")
-    sizes = [len(sampler.step(state, rng).block) for _ in range(300)]
+    sizes = [len(sampler.step(rng, state).block) for _ in range(300)]
     assert max(sizes) >= 3 and np.mean(sizes) > 1.3
 
 

@@ -39,8 +39,8 @@ def test_run_writes_a_trace_row_per_sweep_and_the_samples(tmp_path, sampler):
                   "--iters", 6, "--seed", 1, "--trace", trace, "--samples", samples)
     assert done.returncode == 0, done.stderr
     frame = pd.read_csv(trace)
-    assert {"iteration", "seconds", "loglik", "m"} <= set(frame.columns)
-    assert list(frame.iteration) == list(range(7)) and frame.m[0] == 40
+    assert {"sweep", "seconds", "loglik", "m"} <= set(frame.columns)
+    assert list(frame.sweep) == list(range(7)) and frame.m[0] == 40
     lines = samples.read_text().splitlines()
     assert len(lines) == 6
     values = np.array([[int(v) for v in line.split(" ")] for line in lines])
@@ -61,13 +61,15 @@ def test_the_same_seed_gives_the_same_run(tmp_path):
     (["toy-posterior", "--n", "abc", "--out", "{tmp}/p.csv"], "expected a whole number, got 'abc'"),
     (["toy-posterior", "--n", "5"], "the following arguments are required: --out"),
     (["run", "--model", "toy", "--n", "10", "--init-m", "11", "--sampler", "token", "--iters", "1",
-      "--seed", "0", "--trace", "{tmp}/t.csv"], "--init-m must be at most --n = 10, got 11"),
+      "--seed", "0", "--trace", "{tmp}/t.csv"], "the initial m must be between 0 and n = 10 (got 11)"),
     (["run", "--model", "toy", "--sampler", "gibbs", "--iters", "1", "--seed", "0",
       "--trace", "{tmp}/t.csv"], "invalid choice: 'gibbs'"),
     (["run", "--model", "toy", "--sampler", "type", "--iters", "-2", "--seed", "0",
       "--trace", "{tmp}/t.csv"], "must be at least 0, got -2"),
-    (["run", "--model", "hmm", "--sampler", "type", "--iters", "1", "--seed", "0",
-      "--trace", "{tmp}/t.csv"], "--data is required with --model hmm"),
+    (["run", "--model", "toy", "--data", NURSERY, "--sampler", "type", "--iters", "1",
+      "--seed", "0", "--trace", "{tmp}/t.csv"], "the toy model reads no corpus"),
+    (["run", "--model", "toy", "--sampler", "type", "--iters", "1", "--seed", "0",
+      "--trace", "{tmp}"], "it is a folder"),
     (["run", "--model", "crf", "--sampler", "type", "--iters", "1", "--seed", "0",
       "--trace", "{tmp}/t.csv"], "invalid choice: 'crf'"),
     (["run", "--model", "hmm", "--data", TAGGED, "--format", "wordtag", "--states", "1",
@@ -78,8 +80,6 @@ def test_the_same_seed_gives_the_same_run(tmp_path):
     (["run", "--model", "toy", "--sampler", "type", "--iters", "1", "--seed", "0",
       "--trace", "{tmp}/no/such/folder/t.csv"], "its folder does not exist"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
-    (["run", "--model", "usm", "--sampler", "token", "--iters", "1", "--seed", "0",
-      "--trace", "{tmp}/t.csv"], "--data is required with --model usm"),
     (["run", "--model", "usm", "--data", "{tmp}/none.txt", "--sampler", "token", "--iters", "1",
       "--seed", "0", "--trace", "{tmp}/t.csv"], "cannot read"),
     (["run", "--model", "usm", "--data", NURSERY, "--sampler", "token", "--iters", "1",
@@ -110,8 +110,8 @@ def test_usm_run_writes_trace_samples_and_segmentation(tmp_path, sampler, extra)
                   samples, "--output", output)
     assert done.returncode == 0, done.stderr
     frame = pd.read_csv(trace)
-    columns = {"iteration", "seconds", "loglik", "token_f", "boundary_f", "lexicon_f"}
-    assert columns <= set(frame.columns) and list(frame.iteration) == list(range(5))
+    columns = {"sweep", "seconds", "loglik", "token_f", "boundary_f", "lexicon_f"}
+    assert columns <= set(frame.columns) and list(frame.sweep) == list(range(5))
     assert frame[["token_f", "boundary_f", "lexicon_f"]].stack().between(0, 1).all()
     if extra:
         assert frame[extra].iloc[1:].notna().all()
@@ -155,9 +155,9 @@ def test_hmm_run_writes_trace_samples_and_tagging(tmp_path, sampler, extra):
                   "--trace", trace, "--samples", samples, "--output", output)
     assert done.returncode == 0, done.stderr
     frame = pd.read_csv(trace)
-    columns = {"iteration", "seconds", "loglik", "acc_many_to_one", "acc_one_to_one",
+    columns = {"sweep", "seconds", "loglik", "acc_many_to_one", "acc_one_to_one",
                "acc_cross_validation", "vi"}
-    assert columns <= set(frame.columns) and list(frame.iteration) == list(range(4))
+    assert columns <= set(frame.columns) and list(frame.sweep) == list(range(4))
     if extra:
         assert frame[extra].iloc[1:].notna().all()
     corpus = load_tagged(TAGGED, format="wordtag")
@@ -174,3 +174,63 @@ def test_hmm_run_writes_trace_samples_and_tagging(tmp_path, sampler, extra):
                            "acc_cross_validation", "vi"}
     assert scored["loglik"] == pytest.approx(frame.loglik.iloc[-1], rel=1e-9)
     assert scored["acc_many_to_one"] == pytest.approx(frame.acc_many_to_one.iloc[-1])
+
+
+def test_the_toy_writes_its_final_analysis_and_scores_it(tmp_path):
+    trace, output = tmp_path / "t.csv", tmp_path / "toy.txt"
+    done = engine("run", "--model", "toy", "--n", 30, "--sampler", "type", "--sweeps", 3,
+                  "--seed", 1, "--trace", trace, "--output", output)
+    assert done.returncode == 0, done.stderr
+    lines = output.read_text().splitlines()
+    frame = pd.read_csv(trace)
+    assert len(lines) == 30 and set(lines) <= {"ab", "a b"}
+    assert lines.count("a b") == frame.m.iloc[-1]
+    scored = json.loads(engine("score", "--model", "toy", "--n", 30, "--analysis", output).stdout)
+    assert scored["loglik"] == pytest.approx(frame.loglik.iloc[-1], rel=1e-12)
+
+
+def test_exact_quantities_are_written_at_full_precision(tmp_path):
+    out = tmp_path / "posterior.csv"
+    assert engine("toy-posterior", "--n", 100_000, "--out", out).returncode == 0
+    written = pd.read_csv(out).log_p.to_numpy()
+    np.testing.assert_array_equal(written, ToyModel(100_000).log_posterior())
+
+
+def test_no_arguments_print_the_commands_and_every_model():
+    done = engine()
+    assert done.returncode == 2
+    for word in ("run", "score", "bench", "toy-posterior"):
+        assert word in done.stderr
+    listed = engine("run", "--help").stdout
+    assert all(name in listed for name in ("toy", "usm", "hmm"))
+    usm_help = engine("run", "--model", "usm", "--help").stdout
+    assert "--p-boundary" in usm_help and "--seed" in usm_help and "--states" not in usm_help
+    assert "the chain's random seed" in usm_help
+
+
+def test_bench_prints_sweep_times_and_the_cpu(tmp_path):
+    done = engine("bench", "--model", "usm", "--data", NURSERY, "--sampler", "type",
+                  "--sweeps", 5, "--warmup", 2)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["sweeps"] == 5 and result["sampler"] == "type" and result["cpu"]
+    assert 0 < result["min_ms"] <= result["median_ms"] <= result["max_ms"]
+
+
+def test_a_wordtag_file_needs_no_format_and_a_lowercase_run_scores(tmp_path):
+    trace, output = tmp_path / "t.csv", tmp_path / "tags.txt"
+    done = engine("run", "--model", "hmm", "--data", TAGGED, "--lowercase", "--states", 4,
+                  "--sampler", "token", "--sweeps", 2, "--trace", trace, "--output", output)
+    assert done.returncode == 0, done.stderr
+    scored = engine("score", "--model", "hmm", "--data", TAGGED, "--states", 4,
+                    "--analysis", output)
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads(scored.stdout)["acc_many_to_one"] > 0
+
+
+def test_a_corpus_in_no_known_format_says_what_was_tried(tmp_path):
+    odd = tmp_path / "odd.txt"
+    odd.write_text("one two three\nfour five six\n")
+    done = engine("run", "--model", "hmm", "--data", odd, "--sampler", "token", "--sweeps", 1,
+                  "--trace", tmp_path / "t.csv")
+    assert done.returncode == 2 and "not CoNLL-U" in done.stderr and "word/TAG" in done.stderr

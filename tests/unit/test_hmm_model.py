@@ -50,7 +50,7 @@ def test_counts_and_type_index_equal_rebuilt_ones_after_thousands_of_moves(k):
     for _ in range(30):
         for sampler in samplers:
             for _ in range(40):
-                sampler.step(state, rng)
+                sampler.step(rng, state)
         assert_state_matches_rebuilt(model, state)
 
 

@@ -68,8 +68,8 @@ def test_trace_has_row_0_for_the_start_and_one_row_per_sweep():
     for _ in run.advance(5):
         pass
     frame = run.trace_frame()
-    assert list(frame.iteration) == list(range(6))
-    assert {"iteration", "seconds", "loglik", "temperature", "m", "mean_block_size"} <= set(frame)
+    assert list(frame.sweep) == list(range(6))
+    assert {"sweep", "seconds", "loglik", "temperature", "m", "mean_block_size"} <= set(frame)
     assert frame.m.iloc[0] == 30
     assert frame.seconds.is_monotonic_increasing
     assert (frame.mean_block_size.iloc[1:] == 30).all()  # the block is all 30 sites

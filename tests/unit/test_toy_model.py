@@ -122,6 +122,6 @@ def test_token_escape_time_counts_passes_until_m_drops_below_half():
     sampler = make_sampler("token")
     passes = 0
     while 2 * state.z.sum() >= model.n:
-        sampler.sweep(state, rng)
+        sampler.sweep(rng, state)
         passes += 1
     assert passes == time

@@ -81,7 +81,7 @@ def test_running_counts_and_word_index_equal_rebuilt_ones_after_thousands_of_mov
     for round_ in range(40):
         for sampler in samplers:
             for _ in range(30):
-                sampler.step(state, rng)
+                sampler.step(rng, state)
         assert lexicon_of(model, state) == lexicon_from_scratch(model, state)
         n_words = sum(len(words) for words in model.words(state))
         assert state.counts[kernels.WORDS] == n_words
@@ -98,7 +98,7 @@ def test_the_lexicon_table_grows_and_shrinks_without_losing_words():
     model = UsmModel(texts)
     for eta in (1.0, 0.0, 0.5):
         state = model.new_state(make_rng(4), eta=eta)
-        make_sampler("token").sweep(state, make_rng(5))
+        make_sampler("token").sweep(make_rng(5), state)
         assert lexicon_of(model, state) == lexicon_from_scratch(model, state)
         assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-7)
 

@@ -1,0 +1,42 @@
+"""The models, by name. Every module in engine/models that defines a model registers it with
+``register``; ``models()`` imports them all, so adding a model touches no other file."""
+import importlib
+import pkgutil
+
+import engine.models
+from engine import samplers
+from engine.kernels.interface import missing
+
+_MODELS = {}
+_NOT_MODELS = {"protocol", "registry"}
+
+
+def register(cls):
+    """Class decorator: add a model class to the registry under ``cls.name``, after checking
+    that its state implements every interface function its samplers call."""
+    if _MODELS.get(cls.name, cls) is not cls:
+        raise ValueError(f"a model named {cls.name!r} is registered already")
+    for name in cls.samplers:
+        absent = missing(cls.state_class, samplers.entry(name).needs)
+        if absent:
+            raise TypeError(f"the {cls.name} model offers {samplers.label(name)}, but "
+                            f"{cls.state_class.__name__} does not implement {', '.join(absent)}: "
+                            "implement them with engine.kernels.interface.for_state")
+    _MODELS[cls.name] = cls
+    return cls
+
+
+def models():
+    """{name: model class} for every model, in a fixed order (the modules' names)."""
+    for module in sorted(pkgutil.iter_modules(engine.models.__path__), key=lambda m: m.name):
+        if module.name not in _NOT_MODELS:
+            importlib.import_module(f"engine.models.{module.name}")
+    return dict(sorted(_MODELS.items(), key=lambda item: (item[1].order, item[0])))
+
+
+def get(name):
+    """The model class registered as ``name``; an unknown name is refused with the choices."""
+    known = models()
+    if name not in known:
+        raise ValueError(f"unknown model {name!r}: choose one of {', '.join(known)}")
+    return known[name]
