@@ -1,7 +1,8 @@
 """Home: what the lab teaches, the lessons, and how to read the plots."""
 import streamlit as st
 
-from engine.samplers import NAMES
+from engine import samplers
+from engine.models import registry
 from ui.entry import through_app
 from ui.theme import colour_key
 
@@ -46,7 +47,7 @@ st.markdown(
 
 st.subheader("How to read the plots")
 st.markdown(
-    f"- **Colours** stand for samplers, the same on every page: {colour_key(NAMES)}; "
+    f"- **Colours** stand for samplers, the same on every page: {colour_key(samplers.names())}; "
     "exact quantities are dark grey.\n"
     "- **A pass** (sweep) visits every site once: TOKEN resamples each site in order; TYPE "
     "picks each site as a pivot in random order and resamples its whole type block; SENTENCE "
@@ -60,11 +61,10 @@ st.markdown(
     unsafe_allow_html=True)
 
 st.subheader("The samplers")
-st.markdown(
-    "| name | what one move does |\n|---|---|\n"
-    "| TOKEN | resamples one site from its conditional given all others (eq. 4) |\n"
-    "| TYPE | takes every site of the pivot's type, draws how many get each value (eq. 7), "
-    "then which ones uniformly at random (Fig. 4) |\n"
-    "| TOKEN-anneal | TOKEN at a temperature that falls from 10 to 1 over the first half "
-    "of the run |\n"
-    "| TYPE-greedy | sets a whole type block to all-0 or all-1, whichever is more probable |")
+st.markdown("| name | what one move does |\n|---|---|\n" + "".join(
+    f"| {entry.label} | {entry.help} |\n" for entry in samplers.SAMPLERS.values()))
+
+st.subheader("The models")
+st.markdown("| model | what it is | samplers |\n|---|---|---|\n" + "".join(
+    f"| {cls.label} | {cls.summary} | {', '.join(samplers.label(n) for n in cls.samplers)} |\n"
+    for cls in registry.models().values()))

@@ -1,88 +1,80 @@
 """Type blocks (Liang et al. §4): one TYPE move at a time, everything it looks at laid out.
 
-Widgets and plots only; the moves are the engine's (engine.samplers, engine.kernels.moves).
+Widgets and plots only; the moves are the engine's (engine.samplers). Every registered model
+that offers TYPE and declares a display (ui/views.py) can be chosen; its settings are its
+registered options.
 """
-from dataclasses import replace
-
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from datasets.builtin import nursery_talk, tagged_builtin
-from datasets.segmented import SegmentedCorpus
-from datasets.synthetic import zipf_corpus
 from engine.core.rng import make_rng
-from engine.kernels import moves
-from engine.models.hmm import HmmModel
-from engine.models.usm import UsmModel
+from engine.models import registry
 from engine.samplers import make_sampler
+from engine.samplers.token import token_conditional
 from ui.entry import through_app
-from ui.segmentation import SITE_MARK, legend, tagged_sentence_html, utterance_html
+from ui.segmentation import SITE_MARK
 from ui.theme import colour, layout
+from ui.views import view_of
 from ui.warmup import warm_engine
 
 MAX_SEED = 2**32 - 1
 SHOWN_UTTERANCES = 24
-MODELS = ("Word segmentation (unigram model)", "Part-of-speech tagging (HMM)")
-CORPORA = ("Nursery talk (first utterances)", "Synthetic: 3 symbols, 8 words")
-BOUNDARY = "·"  # the HMM's boundary state 0 in a type
+
+
+def lesson_models():
+    """{label: model class} of the models this lesson can show."""
+    return {cls.label: cls for cls in registry.models().values()
+            if "type" in cls.samplers and view_of(cls) is not None}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def small_corpus(source, size, seed):
-    if source == CORPORA[0]:
-        full = nursery_talk()
-        return SegmentedCorpus(full.utterances[:size], 0, f"nursery talk, first {size}")
-    return zipf_corpus(n_utterances=size, lexicon_size=8, n_symbols=3, mean_words=3.0, seed=seed)
+def small_corpus(model_name, source, size, seed):
+    return view_of(registry.get(model_name)).corpus(source, size, seed)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def small_tagged(size):
-    full = tagged_builtin()
-    return replace(full, sentences=full.sentences[:size], tags=full.tags[:size],
-                   name=f"simple sentences, first {size}")
+def option_widget(model_class, option):
+    """A number input for one of the model's numeric options (its registered range)."""
+    key = f"tb_{option.name}"
+    if option.kind is int:
+        default = option.default if option.default is not None else 5
+        st.number_input(option.help, int(option.low), min(int(option.high), 20), default,
+                        key=key)
+    else:
+        st.number_input(option.help, max(option.low, 0.001), min(option.high, 1e6),
+                        option.default, key=key)
+    return st.session_state[key]
 
 
 def settings():
     with st.sidebar:
         st.header("Settings")
-        kind = st.radio("Model", MODELS, key="tb_model")
-        hmm = kind == MODELS[1]
-        source = None if hmm else st.radio("Corpus", CORPORA, key="tb_source")
-        size = st.slider("Sentences" if hmm else "Utterances", 5, 150, 40, step=5,
-                         key="tb_size")
-        if hmm:
-            st.number_input("K — hidden states", 2, 20, 5, key="tb_k")
-        st.number_input("η — initial " + ("share of tokens in state 1" if hmm
-                                          else "boundary probability"), 0.0, 1.0, 1.0,
-                        step=0.1, key="tb_eta",
-                        help="1 = every token in state 1" if hmm else "1 = every symbol a word")
-        if hmm:
-            st.number_input("α — transitions", 0.001, 100.0, 0.1, key="tb_alpha_hmm")
-            st.number_input("α′ — emissions", 0.001, 100.0, 0.1, key="tb_alpha_emit")
-        else:
-            st.number_input("α₀ — DP concentration", 0.001, 1e6, 20.0, key="tb_alpha")
+        models = lesson_models()
+        label = st.radio("Model", list(models), key="tb_model")
+        model_class = models[label]
+        view = view_of(model_class)
+        source = (st.radio("Corpus", view.corpora, key="tb_source") if len(view.corpora) > 1
+                  else view.corpora[0])
+        size = st.slider(view.unit, 5, 150, 40, step=5, key="tb_size")
+        st.number_input("η — initial share of sites with value 1 (a boundary; state 1)", 0.0,
+                        1.0, 1.0, step=0.1, key="tb_eta",
+                        help="1 = every symbol a word (segmentation), every token in state 1 "
+                             "(tagging); the rest start at random")
+        options = {option.name: option_widget(model_class, option)
+                   for option in model_class.options if option.kind in (int, float)}
         st.number_input("Seed", 0, MAX_SEED, 0, key="tb_seed")
         st.checkbox("Skip approximation", True, key="tb_skip",
                     help="do not take a site as pivot if it was in a block earlier in this "
                          "pass (§4.4): faster, but only approximately exact")
     s = st.session_state
-    config = dict(model="hmm" if hmm else "usm", source=source, size=int(size),
-                  eta=float(s.tb_eta), seed=int(s.tb_seed), skip=bool(s.tb_skip))
-    if hmm:
-        config.update(k=int(s.tb_k), alpha=float(s.tb_alpha_hmm),
-                      alpha_emit=float(s.tb_alpha_emit))
-    else:
-        config.update(alpha0=float(s.tb_alpha))
-    return config
+    return dict(model=model_class.name, source=source, size=int(size), eta=float(s.tb_eta),
+                seed=int(s.tb_seed), skip=bool(s.tb_skip), options=options)
 
 
 def build_model(config):
-    if config["model"] == "hmm":
-        return HmmModel.from_corpus(small_tagged(config["size"]), config["k"],
-                                    alpha=config["alpha"], alpha_emit=config["alpha_emit"])
-    corpus = small_corpus(config["source"], config["size"], config["seed"])
-    return UsmModel.from_corpus(corpus, alpha0=config["alpha0"])
+    model_class = registry.get(config["model"])
+    corpus = small_corpus(config["model"], config["source"], config["size"], config["seed"])
+    return model_class.from_corpus(corpus, **config["options"])
 
 
 def start(config):
@@ -95,33 +87,20 @@ def start(config):
     st.session_state.tb_config = config
 
 
-def describe(model, state, info):
-    """How the page names the pivot's type and the values (the words, or the states)."""
-    if model.name == "hmm":
-        previous, following, word = model.site_type(state, info.pivot)
-        edge = [str(previous or BOUNDARY), str(following or BOUNDARY)]
-        return dict(type=f"{edge[0]} → “{word}” → {edge[1]}",
-                    values=[f"state {v + 1}" for v in range(model.n_states)],
-                    slice=(info.value_zero, info.value_one))
-    w1, w2, final = model.site_type(state, info.pivot)
-    end = " ⟩" if final else ""
-    return dict(type=f"{w1}|{w2}{end}  ·  {w1}{w2}{end}", values=[f"{w1}{w2}", f"{w1}|{w2}"],
-                slice=(0, 1))
-
-
 def type_move(lab):
     """One TYPE move, and TOKEN's conditional at the same pivot on a copy of the state before."""
     model, state = lab["model"], lab["state"]
-    before = type(state)(*(a.copy() for a in state))
+    before = model.clone_state(state)
     info = lab["sampler"].step(lab["rng"], state)
     lab["moves"] += 1
     if info.pivot < 0:  # the pass had no pivot left: the next step starts a new pass
         lab["move"], lab["token"] = None, None
         return
-    w = np.empty(moves.count_values(before))
-    drawn = moves.token_move(lab["token_rng"], before, info.pivot, 1.0, w)
-    lab["move"] = dict(info=info, **describe(model, state, info))
-    lab["token"] = dict(p=w / w.sum(), drawn=int(drawn), old=int(info.before[0]))
+    log_p, drawn = token_conditional(lab["token_rng"], before, info.pivot)
+    site = model.describe_site(state, info.pivot)
+    lab["move"] = dict(info=info, type=site.type_text, values=list(site.value_names),
+                       slice=(info.value_zero, info.value_one))
+    lab["token"] = dict(p=np.exp(log_p), drawn=drawn, old=int(info.before[0]))
     lab["history"].insert(0, {"move": lab["moves"], "type": lab["move"]["type"],
                               "sites of the type": len(info.type_sites),
                               "|S|": len(info.block), "m": info.drawn,
@@ -141,31 +120,23 @@ def controls(lab):
         start(st.session_state.tb_config)
         lab = st.session_state.tb
     model, state = lab["model"], lab["state"]
-    if model.name == "hmm":
-        extra = f"many-to-one accuracy {model.measures(state)['acc_many_to_one']:.1%}"
-    else:
-        extra = f"{len(model.lexicon(state)):,} words in the lexicon"
+    extra = view_of(type(model)).status(model, state)
     cols[3].markdown(f"Move {lab['moves']:,} · pass {lab['sampler'].sweeps_done + 1:,} · "
                      f"log p = {model.loglik(state):,.2f} · {extra}")
     return lab
 
 
-def type_card(move, hmm):
+def type_card(move, view):
     info = move["info"]
     zero, one = (move["values"][v] for v in move["slice"])
+    sliced = len(move["values"]) > 2  # K > 2 values: a binary slice of them
     cols = st.columns([2.2, 1, 1, 1, 1])  # the type needs room: metrics cut long values
-    if hmm:
-        cols[0].metric("The pivot's type", move["type"],
-                       help="the states before and after the pivot token and its word (· is "
-                            f"a sentence edge); the slice is {zero} ↔ {one}")
-    else:
-        cols[0].metric("The pivot's type", move["type"],
-                       help="the words the pivot boundary separates (b = 1) or joins (b = 0); "
-                            "⟩ marks that the last word ends its utterance (part of the type)")
+    cols[0].metric("The pivot's type", move["type"],
+                   help=view.edge_help + (f"; the slice is {zero} ↔ {one}" if sliced else ""))
     cols[1].metric("Sites of this type", f"{len(info.type_sites):,}")
     cols[2].metric("In the block |S|", f"{len(info.block):,}",
                    help="the sites of the type that share no choice with an earlier block site"
-                        + (f" and are in {zero} or {one}" if hmm else ""))
+                        + (f" and are in {zero} or {one}" if sliced else ""))
     cols[3].metric("m drawn", f"{info.drawn:,} of {len(info.block):,}",
                    help=f"how many block sites are now {one}; the rest are {zero}")
     cols[4].metric("Sites changed", f"{len(info.changed):,}")
@@ -185,39 +156,26 @@ def marks_by_utterance(model, info):
 
 def corpus_view(lab):
     model, state, move = lab["model"], lab["state"], lab["move"]
-    hmm = model.name == "hmm"
+    view = view_of(type(model))
     marks = marks_by_utterance(model, move["info"]) if move else {}
     involved = sorted(marks) if marks else []
-    n_rows = len(model.sentences) if hmm else len(model.texts)
-    rest = [u for u in range(n_rows) if u not in marks]
+    rest = [u for u in range(view.n_units(model)) if u not in marks]
     shown = (involved + rest)[:max(SHOWN_UTTERANCES, len(involved))]
-    if hmm:
-        starts = model.sent_start
-        rows = [tagged_sentence_html(model.sentences[u], state.tag[starts[u]:starts[u + 1]],
-                                     marks.get(u), number=u + 1) for u in shown]
-    else:
-        rows = [utterance_html(model.texts[u], model.boundary_labels(state, u), marks.get(u),
-                               number=u + 1) for u in shown]
+    rows = [view.row(model, state, u, marks.get(u)) for u in shown]
     key = " &nbsp;·&nbsp; ".join(
         f"<span style='background:{SITE_MARK[k][0]};border:1px solid {SITE_MARK[k][1]};"
         f"border-radius:3px;padding:0 4px;color:{'#fff' if k == 'pivot' else 'inherit'}'>"
         f"{text}</span>"
         for k, text in (("pivot", "pivot"), ("block", "block site"),
-                        ("conflict", "same type, left out (conflict"
-                                     + (" or state outside the slice)" if hmm else ")"))))
+                        ("conflict", view.conflict_text)))
     key += " &nbsp;·&nbsp; <span style='border:3px solid #00505c;border-radius:3px;" \
            "padding:0 4px'>changed by this move</span>"
     with st.container(height=430):
         st.markdown("".join(rows), unsafe_allow_html=True)
-    st.markdown(("" if hmm else legend())
-                + f"<div style='font-size:0.9rem;margin-top:4px'>{key}</div>",
+    st.markdown(view.legend() + f"<div style='font-size:0.9rem;margin-top:4px'>{key}</div>",
                 unsafe_allow_html=True)
-    if involved and hmm:
-        st.caption(f"Sentences with a token of this type come first ({len(involved):,}); each "
-                   "word carries its state after the move.")
-    elif involved:
-        st.caption(f"Utterances with a site of this type come first ({len(involved):,}); the "
-                   "boundaries are the segmentation after the move, coloured against gold.")
+    if involved:
+        st.caption(view.caption.format(n=len(involved)))
 
 
 def m_chart(move):
@@ -272,13 +230,12 @@ if config != st.session_state.get("tb_config"):
     start(config)
 lab = controls(st.session_state.tb)
 move = lab["move"]
-hmm = lab["model"].name == "hmm"
+view = view_of(type(lab["model"]))
 if move is None:
     st.info("Press **TYPE move**: a pivot site is chosen at random and its whole type block is "
-            "resampled. The corpus below is the current "
-            + ("tagging." if hmm else "segmentation."))
+            f"resampled. The corpus below is the current {view.analysis}.")
 else:
-    type_card(move, hmm)
+    type_card(move, view)
 left, right = st.columns([3, 2])
 with left:
     corpus_view(lab)

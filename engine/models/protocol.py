@@ -73,6 +73,7 @@ class Model(Protocol):
     init_options : initialisations beyond η (the toy's m)
     needs_data : whether it reads a corpus file (the toy does not)
     order : where it stands in lists (the lessons' order)
+    display : how pages draw its analysis ("segmentation", "tagging", …; see ui/views.py)
     state_class : its state's namedtuple class, which implements the kernel interface
     kernel_modules : the modules whose ``for_state(state_class)`` implementations it uses
     """
@@ -85,6 +86,7 @@ class Model(Protocol):
     init_options: ClassVar[tuple]
     needs_data: ClassVar[bool]
     order: ClassVar[int]
+    display: ClassVar[str]
     state_class: ClassVar[type]
     kernel_modules: ClassVar[tuple]
 
@@ -142,3 +144,6 @@ class Model(Protocol):
 
     def read_analysis(self, path):
         """The state of an analysis file in that format (checked against the corpus)."""
+
+    # Optional: ``warm_lesson(self)`` runs once at start-up any kernel the model's lesson page
+    # uses beyond the samplers' (the toy's exact posterior); the warm-up calls it when present.

@@ -35,6 +35,7 @@ class ToyModel:
     init_options = (Option("m", "--init-m", int, None,
                            "initial number of split copies (default n)", 0, MAX_N),)
     needs_data = False
+    display = "copies"  # how pages draw its analysis (ui/views.py)
     order = 0
     state_class = kernels.ToyState
     kernel_modules = (kernels,)
@@ -185,6 +186,12 @@ class ToyModel:
         bufs_float = np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
         kernels.type_draws(rng, state, out, bufs_int, bufs_float, np.zeros(n, np.uint8))
         return out
+
+    def warm_lesson(self):
+        """Run the lesson's own kernels once (exact posterior, escape times, TYPE's draws)."""
+        self.log_posterior()
+        self.token_escape_times(seed=0, chains=2, max_passes=2)
+        self.type_draws(seed=0, count=2)
 
     def posterior_mean(self):
         """E[m | x] under the exact posterior."""
