@@ -8,6 +8,8 @@ BIN := $(VENV)/bin
 .PHONY: run test bench chromium
 
 run: $(VENV)/.runtime
+	@echo "Preparing the sampler engine (compiled once per machine and engine version; later starts take seconds)…"
+	$(BIN)/python -m engine warm
 	$(BIN)/python -m streamlit run app.py
 
 test: $(VENV)/.dev chromium

@@ -24,12 +24,16 @@ class Row:
 
     @property
     def reached(self):
+        if self.target is None:  # measured to be reported (its ratio has the target)
+            return True
         if self.band:
             return self.band[0] <= self.measured <= self.band[1]
         return self.measured >= self.target if self.higher else self.measured <= self.target
 
     def cells(self):
-        if self.band:
+        if self.target is None:
+            goal = "(see the ratio)"
+        elif self.band:
             goal = f"{self.band[0]:g} … {self.band[1]:g} {self.unit}"
         else:
             goal = f"{'≥' if self.higher else '≤'} {self.target:g} {self.unit}"
@@ -37,6 +41,14 @@ class Row:
                     else f"{self.measured:,.3g}")
         return [self.name, f"{measured} {self.unit}".strip(), goal.strip(),
                 "yes" if self.reached else "**no**", self.note]
+
+
+def ratio_row(slow, fast, target, where):
+    """TYPE / TOKEN (or any two sweep-time rows) as a row of its own: machines differ in
+    absolute speed, so the ratio is what to compare across them."""
+    return Row(f"{slow.name.split(' ')[0]} / {fast.name.split(' ')[0]} sweep time, {where}",
+               slow.measured / fast.measured, target, "×",
+               f"{slow.measured:.3g} ms / {fast.measured:.3g} ms")
 
 
 def median_seconds(fn, repeats, warmup=2):

@@ -1,17 +1,21 @@
-"""Issue 4's figures: the Bayesian HMM on UD English-EWT dev (UPOS), K = 17 and K = 45.
+"""Issues 4 and 10's figures: the Bayesian HMM on UD English-EWT dev (UPOS), K = 17 and 45.
 
 Sweep times, and TYPE against TOKEN at equal engine time from η = 1 (Liang et al. Fig. 5a).
 """
 import sys
 from pathlib import Path
 
-from benchmarks.common import Row, equal_time_race, median_seconds
+from benchmarks.common import Row, equal_time_race, median_seconds, ratio_row
 from datasets.tagged import load_tagged
 from engine.core.rng import make_rng
 from engine.models.hmm import HmmModel
 from engine.samplers import make_sampler
 
 EWT = Path(__file__).resolve().parents[2] / "shared" / "data" / "en_ewt-ud-dev.conllu"
+# ms per sweep to reach: TOKEN, SENTENCE by K (TYPE must stay within 4 × TOKEN)
+TARGETS = {17: {"token": 2.5, "sentence": 8.0}, 45: {"token": 3.5, "sentence": 16.0}}
+
+
 def sweep_time(model, name, target):
     rng = make_rng(1)
     state = model.new_state(rng, eta=1.0)
@@ -65,7 +69,10 @@ def rows():
         print(f"skipping the HMM benchmarks: {EWT} is missing", file=sys.stderr)
         return []
     corpus = load_tagged(EWT, format="conllu")
-    model = HmmModel.from_corpus(corpus, 17)
-    wide = HmmModel.from_corpus(corpus, 45)
-    return [sweep_time(model, "token", 6.0), sweep_time(model, "type", 30.0),
-            sweep_time(model, "sentence", 40.0), sweep_time(wide, "token", 15.0), *race(model)]
+    out = []
+    for k, targets in TARGETS.items():
+        model = HmmModel.from_corpus(corpus, k)
+        token, type_ = sweep_time(model, "token", targets["token"]), sweep_time(model, "type", None)
+        out += [token, ratio_row(type_, token, 4.0, f"EWT dev, K = {k}"), type_,
+                sweep_time(model, "sentence", targets["sentence"])]
+    return out + race(HmmModel.from_corpus(corpus, 17))

@@ -1,4 +1,4 @@
-"""Issue 3's figures: the unigram segmentation model on the Brent corpus (br-phono).
+"""Issues 3 and 10's figures: the unigram segmentation model on the Brent corpus (br-phono).
 
 Sweep times, where 1000 TOKEN sweeps from η = 0.5 end up (TOKEN is stuck there), what
 TOKEN-anneal reaches, and TYPE against TOKEN at equal engine time from η = 1 (Fig. 5).
@@ -6,7 +6,7 @@ TOKEN-anneal reaches, and TYPE against TOKEN at equal engine time from η = 1 (F
 import sys
 from pathlib import Path
 
-from benchmarks.common import Row, equal_time_race, median_seconds
+from benchmarks.common import Row, equal_time_race, median_seconds, ratio_row
 from datasets.segmented import load_segmented
 from engine.core.rng import make_rng
 from engine.models.usm import UsmModel
@@ -80,6 +80,7 @@ def rows():
         print(f"skipping the USM benchmarks: {BR_PHONO} is missing", file=sys.stderr)
         return []
     model = UsmModel.from_corpus(load_segmented(BR_PHONO))
-    return [sweep_time(model, "token", 0.5, 10.0), sweep_time(model, "type", 1.0, 40.0),
-            sweep_time(model, "sentence", 0.5, 150.0), *token_stuck(model), anneal(model),
+    token, type_ = sweep_time(model, "token", 0.5, 4.0), sweep_time(model, "type", 1.0, 16.0)
+    return [token, type_, ratio_row(type_, token, 4.0, "br-phono"),
+            sweep_time(model, "sentence", 0.5, 20.0), *token_stuck(model), anneal(model),
             race(model)]

@@ -7,6 +7,7 @@
     python -m engine bench --model MODEL [--data FILE] --sampler NAME [--sweeps N] [--warmup W]
                            [--eta E] [the model's options]
     python -m engine toy-posterior --n N --out FILE.csv
+    python -m engine warm [--model MODEL]
 
 Models and their options come from the model registry (``python -m engine run --model NAME
 --help`` lists a model's); samplers from the sampler registry. Without --data a model runs on
@@ -23,7 +24,7 @@ from engine.bench import bench_sweeps
 from engine.cli_args import OneLineParser, check_writable, float_in, int_in, option_type
 from engine.models import registry
 from engine.models.toy import MAX_N, ToyModel
-from engine.run import Run
+from engine.run import Run, warm
 
 FULL_PRECISION = "%.17g"  # exact quantities round-trip through the CSV
 
@@ -34,7 +35,7 @@ def build_parser(model=None):
                            description="Typeblocks engine: run samplers and exact posteriors "
                                        "without a browser (docs/command-line.md).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
-                                     metavar="{run,score,bench,toy-posterior}")
+                                     metavar="{run,score,bench,toy-posterior,warm}")
     run = commands.add_parser("run", help="run one chain and write its trace",
                               epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(run, model)
@@ -61,6 +62,12 @@ def build_parser(model=None):
                        help="untimed sweeps first (default 10)")
     bench.add_argument("--no-skip", action="store_true",
                        help="TYPE: turn the skip approximation off")
+
+    warm_up = commands.add_parser(
+        "warm", help="compile (or load) every model's kernels now, showing progress (make run "
+                     "does this first, so the app opens ready)")
+    warm_up.add_argument("--model", choices=list(registry.models()), action="append",
+                         help="only this model (repeatable; default: every model)")
 
     post = commands.add_parser("toy-posterior", help="exact log p(m | x) of the toy (eq. 2)")
     post.add_argument("--n", type=int_in(1, MAX_N), required=True, help="copies of `ab`")
@@ -94,7 +101,8 @@ def add_model_arguments(parser, model):
         else:
             default = "" if option.default is None else f" (default {option.default})"
             group.add_argument(option.flag, dest=option.name, type=option_type(option),
-                               default=option.default, help=option.help + default)
+                               default=option.default, help=option.help + default,
+                               metavar=option.flag.lstrip("-").upper().replace("-", "_"))
 
 
 def add_sampling_arguments(parser, sweeps_required):
@@ -170,6 +178,23 @@ def bench(model_class, args):
     print(json.dumps({"model": model.name, "data": args.data or "built-in", **result}))
 
 
+def warm_kernels(args):
+    """Load or compile each registered model's kernels, one line of progress per sampler."""
+    import time
+    names = args.model or list(registry.models())
+    started = time.perf_counter()
+    for name in names:
+        model = registry.get(name).tiny()
+        for sampler in model.samplers:
+            t0 = time.perf_counter()
+            print(f"  {name} {samplers.label(sampler)} …", end="", file=sys.stderr, flush=True)
+            warm(model, sampler)
+            print(f" {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        if hasattr(model, "warm_lesson"):
+            model.warm_lesson()
+    print(f"engine ready in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
 def toy_posterior(args):
     import numpy as np
     import pandas as pd
@@ -208,6 +233,9 @@ def main(argv=None):
     try:
         if args.command == "toy-posterior":
             toy_posterior(args)
+            return 0
+        if args.command == "warm":
+            warm_kernels(args)
             return 0
         if args.data is not None and not model.needs_data:
             parser.error(f"the {model.name} model reads no corpus: leave out --data")
