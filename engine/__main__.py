@@ -38,7 +38,7 @@ def build_parser(model=None):
                                      metavar="{run,score,bench,toy-posterior,warm}")
     run = commands.add_parser("run", help="run one chain and write its trace",
                               epilog=model_epilog(model), formatter_class=Help)
-    add_model_arguments(run, model)
+    add_model_arguments(run, model, initialisation=True)
     add_sampling_arguments(run, sweeps_required=True)
     run.add_argument("--no-skip", action="store_true",
                      help="TYPE: turn the skip approximation off (exact, slower)")
@@ -56,7 +56,7 @@ def build_parser(model=None):
 
     bench = commands.add_parser("bench", help="time a sampler's sweeps; print JSON",
                                 epilog=model_epilog(model), formatter_class=Help)
-    add_model_arguments(bench, model)
+    add_model_arguments(bench, model, initialisation=True)
     add_sampling_arguments(bench, sweeps_required=False)
     bench.add_argument("--warmup", type=int_in(0), default=10,
                        help="untimed sweeps first (default 10)")
@@ -87,14 +87,14 @@ def model_epilog(model):
     return "\n".join(lines)
 
 
-def add_model_arguments(parser, model):
+def add_model_arguments(parser, model, initialisation=False):
     parser.add_argument("--model", choices=list(registry.models()), required=True,
                         help="the model (its options follow once it is given)")
     parser.add_argument("--data", help="the corpus file (default: the model's built-in corpus)")
     if model is None:
         return
     group = parser.add_argument_group(f"{model.name} options")
-    for option in model.options + model.init_options:
+    for option in model.options + (model.init_options if initialisation else ()):
         if option.kind is bool:
             group.add_argument(option.flag, dest=option.name, action="store_true",
                                help=option.help)
@@ -108,13 +108,15 @@ def add_model_arguments(parser, model):
 def add_sampling_arguments(parser, sweeps_required):
     parser.add_argument("--sampler", choices=samplers.names(), required=True,
                         help="; ".join(f"{e.name}: {e.label}" for e in samplers.SAMPLERS.values()))
-    parser.add_argument("--sweeps", "--iters", dest="sweeps", type=int_in(0),
+    parser.add_argument("--sweeps", "--iters", dest="sweeps",
+                        type=int_in(0 if sweeps_required else 1),
                         required=sweeps_required, default=None if sweeps_required else 30,
                         help="sweeps to run (a sweep visits every site once)"
                              + ("" if sweeps_required else "; default 30 timed"))
     parser.add_argument("--seed", type=int_in(0), default=0,
-                        help="the chain's random seed: same seed, data and settings → the "
-                             "same trace (default 0)")
+                        help="the chain's random seed (default 0)"
+                             + ("; same seed, data and settings → the same trace"
+                                if sweeps_required else ""))
     parser.add_argument("--eta", type=float_in(0.0, 1.0), default=None,
                         help="initialisation (Liang et al. §5.2): each site starts a boundary "
                              "(segmentation) or a token in state 1 (HMM) with probability η; "
@@ -136,7 +138,10 @@ def load_model(model, args):
     options = {o.name: getattr(args, o.name) for o in model.options}
     if args.data is None and model.needs_data:
         print(f"no --data: using the {model.name} model's built-in corpus", file=sys.stderr)
-    built = model.build(args.data, **options)
+    try:
+        built = model.build(args.data, **options)
+    except CorpusError as err:  # name the file: score reads two
+        raise CorpusError(f"{args.data}: {err}") from None
     for note in built.notes:
         print(f"{args.data}: {note}", file=sys.stderr)
     return built
@@ -144,7 +149,7 @@ def load_model(model, args):
 
 def initialisation(model, args):
     init = {o.name: getattr(args, o.name) for o in model.init_options
-            if getattr(args, o.name) is not None}
+            if getattr(args, o.name, None) is not None}
     if args.eta is not None:
         init["eta"] = args.eta
     return init
@@ -166,7 +171,10 @@ def run_chain(model_class, args):
 
 def score(model_class, args):
     model = load_model(model_class, args)
-    state = model.read_analysis(args.analysis)
+    try:
+        state = model.read_analysis(args.analysis)
+    except CorpusError as err:
+        raise CorpusError(f"{args.analysis}: {err}") from None
     print(json.dumps({"loglik": model.loglik(state), **model.measures(state)}))
 
 
@@ -175,7 +183,8 @@ def bench(model_class, args):
     result = bench_sweeps(model, args.sampler, sweeps=args.sweeps, warmup=args.warmup,
                           seed=args.seed, init=initialisation(model_class, args),
                           skip=not args.no_skip)
-    print(json.dumps({"model": model.name, "data": args.data or "built-in", **result}))
+    data = args.data or ("built-in" if model_class.needs_data else None)
+    print(json.dumps({"model": model.name, "data": data, **result}))
 
 
 def warm_kernels(args):
@@ -240,7 +249,7 @@ def main(argv=None):
         if args.data is not None and not model.needs_data:
             parser.error(f"the {model.name} model reads no corpus: leave out --data")
         for option in model.options + model.init_options:
-            option.check(getattr(args, option.name))
+            option.check(getattr(args, option.name, None))
         if args.command != "score" and args.sampler not in model.samplers:
             parser.error(f"the {model.name} model has no {args.sampler} sampler: choose one of "
                          f"{', '.join(model.samplers)}")

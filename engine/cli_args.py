@@ -25,7 +25,7 @@ def float_in(low, high):
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, got {value}")
+            raise argparse.ArgumentTypeError(f"must be between {low:g} and {high:g}, got {value:g}")
         return value
     return parse
 

@@ -83,7 +83,7 @@ def test_the_same_seed_gives_the_same_run(tmp_path):
     (["run", "--model", "usm", "--data", "{tmp}/none.txt", "--sampler", "token", "--iters", "1",
       "--seed", "0", "--trace", "{tmp}/t.csv"], "cannot read"),
     (["run", "--model", "usm", "--data", NURSERY, "--sampler", "token", "--iters", "1",
-      "--seed", "0", "--eta", "1.5", "--trace", "{tmp}/t.csv"], "must be between 0.0 and 1.0"),
+      "--seed", "0", "--eta", "1.5", "--trace", "{tmp}/t.csv"], "must be between 0 and 1, got 1.5"),
     (["run", "--model", "usm", "--data", NURSERY, "--sampler", "token", "--iters", "1",
       "--seed", "0", "--alpha", "x", "--trace", "{tmp}/t.csv"], "expected a number, got 'x'"),
     (["run", "--model", "toy", "--sampler", "sentence", "--iters", "1", "--seed", "0",
@@ -222,10 +222,14 @@ def test_a_wordtag_file_needs_no_format_and_a_lowercase_run_scores(tmp_path):
     done = engine("run", "--model", "hmm", "--data", TAGGED, "--lowercase", "--states", 4,
                   "--sampler", "token", "--sweeps", 2, "--trace", trace, "--output", output)
     assert done.returncode == 0, done.stderr
-    scored = engine("score", "--model", "hmm", "--data", TAGGED, "--states", 4,
+    unlowered = engine("score", "--model", "hmm", "--data", TAGGED, "--states", 4,
+                       "--analysis", output)
+    assert unlowered.returncode == 2 and "score it with --lowercase too" in unlowered.stderr
+    scored = engine("score", "--model", "hmm", "--data", TAGGED, "--states", 4, "--lowercase",
                     "--analysis", output)
     assert scored.returncode == 0, scored.stderr
-    assert json.loads(scored.stdout)["acc_many_to_one"] > 0
+    assert json.loads(scored.stdout)["loglik"] == pytest.approx(pd.read_csv(trace).loglik.iloc[-1],
+                                                                 rel=1e-12)
 
 
 def test_a_corpus_in_no_known_format_says_what_was_tried(tmp_path):
