@@ -23,6 +23,7 @@ from engine.kernels.interface import for_state
 
 HmmState = namedtuple("HmmState", [
     "words", "tag", "first", "last", "sent_start", "params", "trans", "trans_total", "emit", "emit_total",
+    "trans_num_t", "emit_num_t", "inv_den",
     "removed", "slot_key", "slot_head", "slot_size", "site_next", "site_prev"])
 HmmState.__doc__ = """State of the HMM (N tokens, K states, V word types, a type table of C slots).
 
@@ -31,10 +32,19 @@ tag : int64[N]            its state, 1 … K
 first, last : uint8[N]    1 on each sentence's first / last token
 sent_start : int64[S + 1] where each of the S sentences starts (and N at the end)
 params : float64[2]       α (transitions), α′ (emissions)
-trans : int64[K+1, K+1]   transition counts, row = from (0 = boundary), column = to
-trans_total : int64[K+1]  their row sums
-emit : int64[K+1, V]      emission counts (row 0 unused)
-emit_total : int64[K+1]   their row sums
+trans : int64[K+1, K+1]   transition counts n_{jk}, row = from (0 = boundary), column = to
+trans_total : int64[K+1]  their row sums n_{j·}
+emit : int64[K+1, V]      emission counts n_{kw} (row 0 unused)
+emit_total : int64[K+1]   their row sums n_k (0 for the boundary)
+
+Parts of the predictive probabilities that TOKEN's loop over k reads as contiguous rows, kept in
+step with the counts (each entry is written from the integer counts, never accumulated, so it
+always equals a recount):
+trans_num_t : float64[K+1, K+1]  n_{jk} + α, transposed: row n holds n_{k,n} + α over k
+emit_num_t : float64[V, K+1]     n_{kw} + α′, row = word (column 0 unused)
+inv_den : float64[K+1]           1 / ((n_k + Vα′)(n_{k·} + (K+1)α)), the two denominators of a
+                                 token's weight for state k
+
 removed : uint8[N]        1 while a token's choices are removed (inside a move)
 slot_key, slot_head, slot_size : int64[C]   the type → tokens table (keyed_lists)
 site_next, site_prev : int64[N]             its lists
@@ -43,6 +53,45 @@ site_next, site_prev : int64[N]             its lists
 ALPHA, ALPHA_EMIT = 0, 1
 
 implements = for_state(HmmState)
+
+
+# --- counts --------------------------------------------------------------------------------------
+# The updates below leave inv_den alone: callers refresh the rows whose totals they changed once
+# they are done (``refresh_den``), each row once, as a division costs as much as a dozen adds.
+@kernel
+def set_trans(state, j, k, count):
+    """n_{jk} = count, and its float copy."""
+    state.trans[j, k] = count
+    state.trans_num_t[k, j] = count + state.params[ALPHA]
+
+
+@kernel
+def set_emit(state, k, word, count):
+    """n_{k,word} = count, and its float copy."""
+    state.emit[k, word] = count
+    state.emit_num_t[word, k] = count + state.params[ALPHA_EMIT]
+
+
+@kernel
+def add_trans(state, j, k, delta):
+    """n_{jk} += delta; the row total n_{j·} is the caller's (a row shared by two transitions
+    changes once)."""
+    set_trans(state, j, k, state.trans[j, k] + delta)
+
+
+@kernel
+def add_emission(state, k, word, delta):
+    """n_{k,word} and n_k += delta."""
+    set_emit(state, k, word, state.emit[k, word] + delta)
+    state.emit_total[k] += delta
+
+
+@kernel
+def refresh_den(state, k):
+    """inv_den[k] from the totals now in the state."""
+    state.inv_den[k] = 1.0 / (
+        (state.emit_total[k] + state.emit.shape[1] * state.params[ALPHA_EMIT])
+        * (state.trans_total[k] + state.trans.shape[0] * state.params[ALPHA]))
 
 
 # --- neighbours and types ------------------------------------------------------------------------
@@ -57,16 +106,26 @@ def next_state(state, s):
 
 
 @kernel
+def type_key(state, p, n, word):
+    """The key of the type (previous state p, next state n, word) — exact, not a hash."""
+    return (p * state.trans.shape[0] + n) * state.emit.shape[1] + word
+
+
+@kernel
 def site_type(state, s):
-    """The key of t(z, s) = (previous state, next state, word) — exact, not a hash."""
-    k1 = state.trans.shape[0]
-    return (prev_state(state, s) * k1 + next_state(state, s)) * state.emit.shape[1] + state.words[s]
+    """The key of t(z, s)."""
+    return type_key(state, prev_state(state, s), next_state(state, s), state.words[s])
 
 
 @kernel
 def file_site(state, s):
+    file_under(state, s, site_type(state, s))
+
+
+@kernel
+def file_under(state, s, key):
     keyed_lists.file_item(state.slot_key, state.slot_head, state.slot_size, state.site_next,
-                          state.site_prev, site_type(state, s), s)
+                          state.site_prev, key, s)
 
 
 @kernel
@@ -77,9 +136,8 @@ def unfile_site(state, s):
 
 @kernel
 def set_tag(state, s, k):
-    """tag[s] = k, moving the neighbours — whose types name tag[s] — to their new lists."""
-    if state.tag[s] == k:
-        return
+    """tag[s] = k, a new state, moving the neighbours — whose types name tag[s] — to their new
+    lists. (Callers test for a change first: this call takes the whole state.)"""
     if not state.first[s]:
         unfile_site(state, s - 1)
     if not state.last[s]:
@@ -96,12 +154,13 @@ def count_site(state, s, sign):
     """Add (sign = 1) or take away (−1) token s's transitions in and out and its emission
     (a site's choices; in the full counts each transition is shared by two neighbours)."""
     k, p, n = state.tag[s], prev_state(state, s), next_state(state, s)
-    state.trans[p, k] += sign
+    add_trans(state, p, k, sign)
+    add_trans(state, k, n, sign)
     state.trans_total[p] += sign
-    state.trans[k, n] += sign
     state.trans_total[k] += sign
-    state.emit[k, state.words[s]] += sign
-    state.emit_total[k] += sign
+    add_emission(state, k, state.words[s], sign)
+    refresh_den(state, p)
+    refresh_den(state, k)
 
 
 # --- the model interface -------------------------------------------------------------------------
@@ -128,72 +187,110 @@ def _remove_site(state, s):
 
 @implements(interface.add_site)
 def _add_site(state, s, v):
-    set_tag(state, s, v + 1)
+    if state.tag[s] != v + 1:
+        set_tag(state, s, v + 1)
     count_site(state, s, 1)
     state.removed[s] = 0
 
 
 @kernel
-def state_weights(state, p, n, word, own, w):
+def full_count_weights(into, out, emit, inv_den, alpha, w):
     """w[k − 1] ∝ p(z_s = k | rest), k = 1 … K, for a token between states p and n emitting
-    ``word`` (Gao & Johnson Fig. 1). ``own`` is the token's state when its counts are still in
-    the state (TOKEN), 0 when they have been removed; the counts n below are without it:
+    ``word``, from the counts as they are, with no correction for the token itself (Gao &
+    Johnson Fig. 1 without its indicators):
 
-      p(z_s = k) ∝ (n_{k,word} + α′) / (n_k + Vα′) · (n_{p,k} + α)
-                   · (n_{k,n} + [p = k = n] + α) / (n_{k·} + [p = k] + (K+1)α)
+      (n_{k,word} + α′) / (n_k + Vα′) · (n_{p,k} + α) · (n_{k,n} + α) / (n_{k·} + (K+1)α)
 
-    The indicators count the token's own transition p → k when k → n is in the same row (the
-    corrections the exact-enumeration test checks). The first transition's denominator
-    n_{p·} + (K+1)α is the same for every k and is left out.
+    The first transition's denominator n_{p·} + (K+1)α is the same for every k and is left out.
+    Every factor is a contiguous row and the loop has no branch, so it vectorises; callers
+    correct the few entries the token's own counts change.
+
+    Parameters
+    ----------
+    into : int64[K+1]         n_{p,k} over k (trans[p])
+    out : float64[K+1]        n_{k,n} + α over k (trans_num_t[n])
+    emit : float64[K+1]       n_{k,word} + α′ over k (emit_num_t[word])
+    inv_den : float64[K+1]
+    alpha : float64           α
+    w : float64[K]            output
     """
-    alpha, alpha_emit = state.params[ALPHA], state.params[ALPHA_EMIT]
-    k1 = state.trans.shape[0]
-    v_size = state.emit.shape[1]
-    for k in range(1, k1):
-        mine = 1 if k == own else 0
-        emit = ((state.emit[k, word] - mine + alpha_emit)
-                / (state.emit_total[k] - mine + v_size * alpha_emit))
-        into = trans_without(state, p, k, p, own, n) + alpha
-        out = ((trans_without(state, k, n, p, own, n) + (1 if p == k == n else 0) + alpha)
-               / (total_without(state, k, p, own) + (1 if p == k else 0) + k1 * alpha))
-        w[k - 1] = emit * into * out
+    for k in range(1, into.shape[0]):
+        w[k - 1] = emit[k] * (into[k] + alpha) * out[k] * inv_den[k]
 
 
-@kernel
-def trans_without(state, a, b, p, own, n):
-    """n_{a,b} without the token in state ``own`` between p and n (own = 0: nothing to take)."""
-    count = state.trans[a, b]
-    if own != 0:
-        count -= (1 if (a == p and b == own) else 0) + (1 if (a == own and b == n) else 0)
-    return count
-
-
-@kernel
-def total_without(state, a, p, own):
-    """n_{a·} without that token's two transitions (out of p and out of own)."""
-    count = state.trans_total[a]
-    if own != 0:
-        count -= (1 if a == p else 0) + (1 if a == own else 0)
-    return count
-
-
+# The two weights functions only pick out rows and scalars for an array-level kernel: small
+# enough for LLVM to inline into TOKEN's loop, so the call per site passes a few arrays, not the
+# whole state (every array of a state passed to a function that is not inlined costs ~7 words).
 @implements(interface.site_weights)
 def _site_weights(state, s, w):
-    state_weights(state, prev_state(state, s), next_state(state, s), state.words[s], 0, w)
+    p, n, word = prev_state(state, s), next_state(state, s), state.words[s]
+    p_denominator = ((state.emit_total[p] + state.emit.shape[1] * state.params[ALPHA_EMIT])
+                     * (state.trans_total[p] + 1 + state.trans.shape[0] * state.params[ALPHA]))
+    removed_site_weights(state.trans[p], state.trans_num_t[n], state.emit_num_t[word],
+                         state.inv_den, state.params[ALPHA], p, n, p_denominator, w)
+
+
+@kernel
+def removed_site_weights(into, out, emit, inv_den, alpha, p, n, p_denominator, w):
+    """site_weights for a removed token between p and n: the counts are n^{-s}, so only Fig. 1's
+    indicators are left. When k = p the transition p → k is in the row of k → n, adding 1 to
+    n_{k·} (p_denominator = (n_p + Vα′)(n_{p·} + 1 + (K+1)α)) and, when also k = n, to n_{k,n}.
+    The other arguments are ``full_count_weights``'s."""
+    full_count_weights(into, out, emit, inv_den, alpha, w)
+    if p != 0:
+        w[p - 1] = (emit[p] * (into[p] + alpha) * (out[p] + (1 if p == n else 0))
+                    / p_denominator)
 
 
 @implements(interface.token_weights)
 def _token_weights(state, s, w):
-    state_weights(state, prev_state(state, s), next_state(state, s), state.words[s],
-                  state.tag[s], w)
+    p, n, word, c = prev_state(state, s), next_state(state, s), state.words[s], state.tag[s]
+    alpha, alpha_emit = state.params[ALPHA], state.params[ALPHA_EMIT]
+    own_denominator = ((state.emit_total[c] - 1 + state.emit.shape[1] * alpha_emit)
+                       * (state.trans_total[c] - 1 + state.trans.shape[0] * alpha))
+    own_token_weights(state.trans[p], state.trans_num_t[n], state.emit_num_t[word],
+                      state.inv_den, alpha, p, n, c, own_denominator, w)
+
+
+@kernel
+def own_token_weights(into, out, emit, inv_den, alpha, p, n, c, own_denominator, w):
+    """token_weights for a token in state c between p and n whose choices are in the counts.
+
+    Taking away its choices p → c, c → n and c emitting word, and adding Fig. 1's indicators,
+    changes the weight of k only through n_{k,word}, n_k, n_{k·} (all at k = c: the indicator
+    [p = k] cancels the removed p → c in n_{k·}), n_{p,k} (at k = c, and at k = n when p = c),
+    n_{k,n} (at k = c, and at k = p when n = c) and [p = k = n]. So after the full-count
+    weights only k ∈ {c, p, n} are rewritten. own_denominator = (n_c − 1 + Vα′)(n_{c·} − 1 +
+    (K+1)α); the other arguments are ``full_count_weights``'s.
+    """
+    full_count_weights(into, out, emit, inv_den, alpha, w)
+    if n != 0 and n != c:  # also covers k = p = n
+        w[n - 1] = (emit[n] * (into[n] + alpha - (1 if p == c else 0))
+                    * (out[n] + (1 if p == n else 0)) * inv_den[n])
+    if p != 0 and p != c and p != n:
+        w[p - 1] = emit[p] * (into[p] + alpha) * (out[p] - (1 if n == c else 0)) * inv_den[p]
+    w[c - 1] = ((emit[c] - 1) * (into[c] + alpha - 1 - (1 if p == c == n else 0)) * (out[c] - 1)
+                / own_denominator)
 
 
 @implements(interface.set_value)
 def _set_value(state, s, v):
-    if v + 1 != state.tag[s]:
-        count_site(state, s, -1)
-        set_tag(state, s, v + 1)
-        count_site(state, s, 1)
+    c, k = state.tag[s], v + 1
+    if k == c:
+        return
+    p, n, word = prev_state(state, s), next_state(state, s), state.words[s]
+    # p → c, c → n become p → k, k → n: row p keeps its total
+    add_trans(state, p, c, -1)
+    add_trans(state, c, n, -1)
+    add_trans(state, p, k, 1)
+    add_trans(state, k, n, 1)
+    state.trans_total[c] -= 1
+    state.trans_total[k] += 1
+    add_emission(state, c, word, -1)
+    add_emission(state, k, word, 1)
+    refresh_den(state, c)
+    refresh_den(state, k)
+    set_tag(state, s, k)
 
 
 @implements(interface.conflicts)
@@ -296,7 +393,8 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
 # --- building a state and scoring it -------------------------------------------------------------
 @kernel
 def count_all(state):
-    """Fill the counts and the type index from the tags (empty counts and table)."""
+    """Fill the counts, their float copies and the type index from the tags (the counts and the
+    table empty)."""
     # each transition once: into every token, and out of each sentence's last one
     for s in range(state.words.shape[0]):
         k = state.tag[s]
@@ -309,6 +407,13 @@ def count_all(state):
         state.emit[k, state.words[s]] += 1
         state.emit_total[k] += 1
         file_site(state, s)
+    for j in range(state.trans.shape[0]):
+        for k in range(state.trans.shape[0]):
+            set_trans(state, j, k, state.trans[j, k])
+        refresh_den(state, j)
+    for k in range(1, state.emit.shape[0]):
+        for word in range(state.emit.shape[1]):
+            set_emit(state, k, word, state.emit[k, word])
 
 
 @kernel

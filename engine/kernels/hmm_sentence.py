@@ -5,13 +5,22 @@ probabilities, held fixed while the sentence is tagged,
     θ_{j→k} = (n_{jk} + α) / (n_{j·} + (K+1)α),   φ_k(w) = (n_{kw} + α′) / (n_k + Vα′),
 so forward filtering, backward sampling draws a tagging from it exactly in O(L K²). The exact
 probability of a tagging instead updates the counts after each of the sentence's own choices.
+
+Both run in linear space: a log or an exp costs several divisions, so products of probabilities
+go to the log only when they grow small, and the forward pass rescales each position instead.
 """
 import numpy as np
 
 from engine.core.draw import draw_weights
 from engine.core.jit import kernel
 from engine.kernels import interface
-from engine.kernels.hmm import ALPHA, ALPHA_EMIT, file_site, implements, unfile_site
+from engine.kernels.hmm import (ALPHA, ALPHA_EMIT, add_emission, add_trans, file_under, implements,
+                                next_state, prev_state, refresh_den, type_key, unfile_site)
+
+# A running product of probabilities moves into its log once below this. One factor (a
+# transition and an emission) is at least about (α / N)(α′ / N) — 1e-27 even for α = α′ = 1e-9
+# and a million tokens — so the product never underflows.
+TINY = 1e-150
 
 
 @implements(interface.n_sentences)
@@ -30,32 +39,45 @@ def _sentence_work_size(state):
     for u in range(state.sent_start.shape[0] - 1):
         longest = max(longest, state.sent_start[u + 1] - state.sent_start[u])
     k1 = state.trans.shape[0]
-    return (longest + 1) * (k1 - 1) + k1 * k1
+    return 2 * longest * k1 + k1 * k1 + 3 * k1
 
 
 @kernel
-def log_trans(state, j, k):
-    """log θ_{j→k} from the counts now in the state (predictive, Dirichlet(α) row)."""
-    alpha = state.params[ALPHA]
-    return np.log((state.trans[j, k] + alpha)
-                  / (state.trans_total[j] + state.trans.shape[0] * alpha))
-
-
-@kernel
-def log_emit(state, k, word):
-    alpha_emit = state.params[ALPHA_EMIT]
-    return np.log((state.emit[k, word] + alpha_emit)
-                  / (state.emit_total[k] + state.emit.shape[1] * alpha_emit))
+def fold_small(log_total, product):
+    """(log_total, product) with the product moved into the log once it is small."""
+    if product < TINY:
+        return log_total + np.log(product), 1.0
+    return log_total, product
 
 
 @kernel
 def count(state, j, k, word, sign):
-    """One choice: the transition j → k and, unless k is the boundary 0, k emitting word."""
-    state.trans[j, k] += sign
+    """One choice: the transition j → k and, unless k is the boundary 0, k emitting word.
+    (inv_den is left to ``refresh_sentence``.)"""
+    add_trans(state, j, k, sign)
     state.trans_total[j] += sign
     if k != 0:
-        state.emit[k, word] += sign
-        state.emit_total[k] += sign
+        add_emission(state, k, word, sign)
+
+
+@kernel
+def refresh_sentence(state, first, stop):
+    """inv_den of the rows a sentence's choices touch: the boundary's and its tags'."""
+    refresh_den(state, 0)
+    for s in range(first, stop):
+        refresh_den(state, state.tag[s])
+
+
+@kernel
+def choice_p(state, j, k, word):
+    """The predictive probability θ_{j→k} φ_k(word) of one choice (no emission when k = 0)
+    from the counts now in the state."""
+    numerator = state.trans[j, k] + state.params[ALPHA]
+    denominator = state.trans_total[j] + state.trans.shape[0] * state.params[ALPHA]
+    if k != 0:
+        numerator *= state.emit[k, word] + state.params[ALPHA_EMIT]
+        denominator *= state.emit_total[k] + state.emit.shape[1] * state.params[ALPHA_EMIT]
+    return numerator / denominator
 
 
 @implements(interface.sentence_remove)
@@ -64,104 +86,213 @@ def _sentence_remove(state, u):
     first, stop = state.sent_start[u], state.sent_start[u + 1]
     last_tag = state.tag[stop - 1]
     count(state, last_tag, 0, 0, -1)
-    total = log_trans(state, last_tag, 0)
+    log_p, product = 0.0, choice_p(state, last_tag, 0, 0)
     for s in range(stop - 1, first - 1, -1):
         j = 0 if s == first else state.tag[s - 1]
         k, word = state.tag[s], state.words[s]
         count(state, j, k, word, -1)
-        total += log_trans(state, j, k) + log_emit(state, k, word)
-    return total
+        log_p, product = fold_small(log_p, product * choice_p(state, j, k, word))
+    refresh_sentence(state, first, stop)
+    return log_p + np.log(product)
 
 
 @implements(interface.sentence_add)
 def _sentence_add(state, u, values):
     first, stop = state.sent_start[u], state.sent_start[u + 1]
-    # the sentence's tokens change type with its tags (types never reach across sentences)
+    # a token's type (p, n, word) changes when a neighbour's tag does, and types never reach
+    # across sentences: refile those tokens (the tags are still the old ones, which find the
+    # old keys), then set the tags
     for s in range(first, stop):
-        unfile_site(state, s)
+        p = 0 if s == first else values[s - first - 1] + 1
+        n = 0 if s == stop - 1 else values[s - first + 1] + 1
+        if p != prev_state(state, s) or n != next_state(state, s):
+            unfile_site(state, s)
+            file_under(state, s, type_key(state, p, n, state.words[s]))
     for s in range(first, stop):
         state.tag[s] = values[s - first] + 1
-    for s in range(first, stop):
-        file_site(state, s)
-    total = 0.0
+    log_p, product = 0.0, 1.0
     for s in range(first, stop):
         j = 0 if s == first else state.tag[s - 1]
         k, word = state.tag[s], state.words[s]
-        total += log_trans(state, j, k) + log_emit(state, k, word)
+        log_p, product = fold_small(log_p, product * choice_p(state, j, k, word))
         count(state, j, k, word, 1)
     last_tag = state.tag[stop - 1]
-    total += log_trans(state, last_tag, 0)
+    product *= choice_p(state, last_tag, 0, 0)
     count(state, last_tag, 0, 0, 1)
-    return total
+    refresh_sentence(state, first, stop)
+    return log_p + np.log(product)
 
 
 @kernel
-def tagging_log_q(state, first, stop, inv_temp, values):
-    """inv_temp · log q of a tagging (values = states − 1) under the frozen proposal HMM."""
-    total = 0.0
-    j = 0
-    for s in range(first, stop):
-        k = values[s - first] + 1
-        total += log_trans(state, j, k) + log_emit(state, k, state.words[s])
-        j = k
-    return inv_temp * (total + log_trans(state, j, 0))
+def proposal_parameters(state, inv_temp, theta, scale, emit_scale):
+    """The proposal's parameters from the counts now in the state, tempered: θ_{j→k}^β =
+    theta[j, k] scale[j] and φ_k(w)^β = ((n_{kw} + α′) emit_scale[k])^β.
 
-
-@kernel
-def proposal_transitions(state, inv_temp, theta):
-    """theta[j, k] = θ_{j→k}^inv_temp from the counts now in the state (the frozen proposal's
-    transitions; computed once per sentence, so the forward pass only multiplies)."""
-    alpha = state.params[ALPHA]
-    k1 = state.trans.shape[0]
+    theta : float64[K+1, K+1]                 output, (n_{jk} + α)^β
+    scale : float64[K+1]                      output, (1 / (n_{j·} + (K+1)α))^β
+    emit_scale : float64[K+1]                 output, 1 / (n_k + Vα′), not tempered
+    (each reciprocal is inv_den times the other denominator: no division)
+    """
+    alpha, alpha_emit = state.params[ALPHA], state.params[ALPHA_EMIT]
+    k1, v_size = theta.shape[0], state.emit.shape[1]
     for j in range(k1):
-        denominator = state.trans_total[j] + k1 * alpha
+        scale[j] = state.inv_den[j] * (state.emit_total[j] + v_size * alpha_emit)
+        emit_scale[j] = state.inv_den[j] * (state.trans_total[j] + k1 * alpha)
         for k in range(k1):
-            theta[j, k] = (state.trans[j, k] + alpha) / denominator
-            if inv_temp != 1.0:
+            theta[j, k] = state.trans[j, k] + alpha
+    if inv_temp != 1.0:
+        for j in range(k1):
+            scale[j] = scale[j] ** inv_temp
+            for k in range(k1):
                 theta[j, k] = theta[j, k] ** inv_temp
+
+
+@kernel
+def proposal_emissions(state, first, inv_temp, emit_scale, emit_q):
+    """emit_q[t, k] = φ_k(w_t)^β for the sentence's words from token ``first`` on; column 0,
+    the boundary, is 0 (it emits nothing, so it is never a tag inside a sentence).
+
+    emit_scale : float64[K+1]  1 / (n_k + Vα′) (``proposal_parameters``)
+    emit_q : float64[L, K+1]   output, L = the sentence's length
+    """
+    k1 = emit_q.shape[1]
+    for t in range(emit_q.shape[0]):
+        emit = state.emit_num_t[state.words[first + t]]
+        row = emit_q[t]
+        row[0] = 0.0
+        for k in range(1, k1):
+            row[k] = emit[k] * emit_scale[k]
+        if inv_temp != 1.0:
+            for k in range(1, k1):
+                row[k] = row[k] ** inv_temp
+
+
+@kernel
+def forward_filter(theta, scale, emit_q, forward):
+    """Forward pass of the proposal HMM θ_{j→k} = theta[j, k] scale[j], φ_k(w_t) = emit_q[t, k].
+
+    Parameters
+    ----------
+    theta : float64[K+1, K+1];  scale : float64[K+1]
+    emit_q : float64[L, K+1]
+    forward : float64[L, K+1]
+        Output: forward[t, k] ∝ q(tags 1 … t, tag t = k), each row rescaled to sum 1.
+
+    Returns
+    -------
+    float
+        log Z, the log of the sum of q's unnormalised weights over all taggings (the row sums
+        the rescaling took out, and the end transition).
+    """
+    k1 = theta.shape[0]
+    log_z, z = 0.0, 1.0
+    for t in range(forward.shape[0]):
+        row = forward[t]
+        if t == 0:
+            for k in range(k1):
+                row[k] = theta[0, k] * scale[0]
+        else:
+            transition_step(theta, scale, forward[t - 1], row)
+        for k in range(k1):
+            row[k] *= emit_q[t, k]
+        row_sum = total(row)
+        inv_sum = 1.0 / row_sum
+        for k in range(k1):
+            row[k] *= inv_sum
+        log_z, z = fold_small(log_z, z * row_sum)
+    last = forward[forward.shape[0] - 1]
+    end = 0.0
+    for j in range(1, k1):
+        end += last[j] * scale[j] * theta[j, 0]
+    return log_z + np.log(z * end)
+
+
+@kernel
+def transition_step(theta, scale, previous, row):
+    """row[k] = Σ_j previous[j] θ_{j→k} over the states j = 1 … K (float64[K+1] each).
+
+    Rows of theta are added four at a time: each pass over k has a fixed cost (the overlap
+    checks and remainder loop of the vectorised code) that rivals its K + 1 multiply-adds.
+    """
+    k1 = theta.shape[0]
+    row[:] = 0.0
+    j = 1
+    while j + 4 <= k1:
+        f0, f1 = previous[j] * scale[j], previous[j + 1] * scale[j + 1]
+        f2, f3 = previous[j + 2] * scale[j + 2], previous[j + 3] * scale[j + 3]
+        t0, t1, t2, t3 = theta[j], theta[j + 1], theta[j + 2], theta[j + 3]
+        for k in range(k1):
+            row[k] += (f0 * t0[k] + f1 * t1[k]) + (f2 * t2[k] + f3 * t3[k])
+        j += 4
+    while j < k1:
+        f, into = previous[j] * scale[j], theta[j]
+        for k in range(k1):
+            row[k] += f * into[k]
+        j += 1
+
+
+@kernel
+def total(x):
+    """The sum of x (float64[n]) as four interleaved partial sums: one running sum would be a
+    chain of dependent additions, several times slower over a few dozen entries."""
+    s0 = s1 = s2 = s3 = 0.0
+    n4 = x.shape[0] - x.shape[0] % 4
+    for i in range(0, n4, 4):
+        s0 += x[i]
+        s1 += x[i + 1]
+        s2 += x[i + 2]
+        s3 += x[i + 3]
+    for i in range(n4, x.shape[0]):
+        s0 += x[i]
+    return (s0 + s1) + (s2 + s3)
+
+
+@kernel
+def backward_sample(rng, theta, scale, forward, weights, new):
+    """Draw a tagging from the proposal given its forward pass, last tag first: tag t given tag
+    t + 1 = k (the end boundary 0 after the last) with probability ∝ forward[t, j] θ_{j→k}.
+
+    weights : float64[K]   work;  new : int64[L]   output, tags − 1
+    """
+    k1 = theta.shape[0]
+    k_next = 0
+    for t in range(forward.shape[0] - 1, -1, -1):
+        row = forward[t]
+        for j in range(1, k1):
+            weights[j - 1] = row[j] * scale[j] * theta[j, k_next]
+        k_next = draw_weights(rng, weights, k1 - 1) + 1
+        new[t] = k_next - 1
+
+
+@kernel
+def path_log_q(theta, scale, emit_q, values):
+    """log of q's unnormalised weight of one tagging (values[t] = tag t − 1, t < L): its
+    transitions, end included, and emissions."""
+    log_q, product = 0.0, 1.0
+    j = 0
+    for t in range(emit_q.shape[0]):
+        k = values[t] + 1
+        log_q, product = fold_small(log_q, product * theta[j, k] * scale[j] * emit_q[t, k])
+        j = k
+    return log_q + np.log(product * theta[j, 0] * scale[j])
 
 
 @implements(interface.sentence_proposal)
 def _sentence_proposal(rng, state, u, inv_temp, old, new, work):
     first, stop = state.sent_start[u], state.sent_start[u + 1]
     k1 = state.trans.shape[0]
-    n_states = k1 - 1
-    length = stop - first
-    theta = work[:k1 * k1].reshape((k1, k1))
-    proposal_transitions(state, inv_temp, theta)
-    # forward[t, k − 1] ∝ q(tags up to t, tag t = k), each row rescaled to sum 1 (log_z keeps
-    # the scales); the row after the last holds the backward step's weights
-    forward = work[k1 * k1:k1 * k1 + (length + 1) * n_states].reshape((length + 1, n_states))
-    log_z = 0.0
-    for t in range(length):
-        word = state.words[first + t]
-        row_sum = 0.0
-        for k in range(1, k1):
-            if t == 0:
-                into = theta[0, k]
-            else:
-                into = 0.0
-                for j in range(1, k1):
-                    into += forward[t - 1, j - 1] * theta[j, k]
-            emit = np.exp(log_emit(state, k, word) * inv_temp)
-            forward[t, k - 1] = into * emit
-            row_sum += forward[t, k - 1]
-        for k in range(n_states):
-            forward[t, k] /= row_sum
-        log_z += np.log(row_sum)
-    weights = forward[length]
-    end_sum = 0.0
-    for k in range(1, k1):
-        weights[k - 1] = forward[length - 1, k - 1] * theta[k, 0]
-        end_sum += weights[k - 1]
-    log_z += np.log(end_sum)
-    # backward: the last tag from its end weights, then each tag given the one after it
-    k_next = draw_weights(rng, weights, n_states) + 1
-    new[length - 1] = k_next - 1
-    for t in range(length - 2, -1, -1):
-        for j in range(1, k1):
-            weights[j - 1] = forward[t, j - 1] * theta[j, k_next]
-        k_next = draw_weights(rng, weights, n_states) + 1
-        new[t] = k_next - 1
-    return (tagging_log_q(state, first, stop, inv_temp, new) - log_z,
-            tagging_log_q(state, first, stop, inv_temp, old) - log_z)
+    size = (stop - first) * k1
+    # work: emit_q[L, K+1] | forward[L, K+1] | theta[K+1, K+1] | weights, scale, emit_scale[K+1]
+    emit_q = work[:size].reshape((stop - first, k1))
+    forward = work[size:2 * size].reshape((stop - first, k1))
+    rest = 2 * size + k1 * k1
+    theta = work[2 * size:rest].reshape((k1, k1))
+    weights = work[rest:rest + k1]
+    scale = work[rest + k1:rest + 2 * k1]
+    emit_scale = work[rest + 2 * k1:rest + 3 * k1]
+    proposal_parameters(state, inv_temp, theta, scale, emit_scale)
+    proposal_emissions(state, first, inv_temp, emit_scale, emit_q)
+    log_z = forward_filter(theta, scale, emit_q, forward)
+    backward_sample(rng, theta, scale, forward, weights, new)
+    return (path_log_q(theta, scale, emit_q, new) - log_z,
+            path_log_q(theta, scale, emit_q, old) - log_z)

@@ -8,11 +8,21 @@ import math
 
 import numpy as np
 
+from datasets.builtin import tagged_builtin
+from datasets.tagged import AUTO, FORMATS, format_wordtag, load_tagged
+from engine.core.state import clone
 from engine.kernels import hmm as kernels
-from engine.metrics import tagging_scores
-from engine.kernels import hmm_sentence  # noqa: F401 (registers the HMM's SENTENCE functions)
+from engine.kernels import hmm_sentence
+from engine.metrics import confusion, tagging_scores
+from engine.models.protocol import Option, SiteView
+from engine.models.registry import register
+
+BOUNDARY = "·"  # how a page writes the boundary state 0 in a type
+# the state's fields that hold the corpus: read by kernels, never written, shared by copies
+CORPUS_FIELDS = ("words", "first", "last", "sent_start", "params")
 
 
+@register
 class HmmModel:
     """Sentences of words under the HMM with K states.
 
@@ -29,7 +39,46 @@ class HmmModel:
     """
 
     name = "hmm"
+    label = "Part-of-speech tagging (HMM)"
+    summary = ("The Bayesian HMM of Goldwater & Griffiths / Gao & Johnson: sites are tokens, "
+               "a type is (previous state, word, next state).")
     samplers = ("token", "type", "anneal", "greedy", "sentence")
+    options = (
+        Option("n_states", "--states", int, None,
+               "K, the number of hidden states (default: the number of gold tags, else 10)",
+               2, 1000),
+        Option("alpha", "--alpha", float, 0.1, "α, the transition prior", 1e-9, 1e9),
+        Option("alpha_emit", "--alpha-emit", float, 0.1, "α′, the emission prior", 1e-9, 1e9),
+        Option("format", "--format", str, AUTO,
+               "the corpus format: auto (told from the text), conllu (UPOS), conllu-xpos, "
+               "wordtag (word/TAG, a sentence per line) or wordtag-lines (word TAG per line)",
+               choices=(AUTO,) + FORMATS),
+        Option("lowercase", "--lowercase", bool, False, "lowercase the words"),
+    )
+    init_options = ()
+    needs_data = True
+    display = "tagging"  # how pages draw its analysis (ui/views.py)
+    order = 2
+    state_class = kernels.HmmState
+    kernel_modules = (kernels, hmm_sentence)
+    notes = ()  # what reading the corpus left out, for the user
+    lowercased = False  # whether build lowercased the corpus's words
+
+    @classmethod
+    def build(cls, path=None, n_states=None, alpha=0.1, alpha_emit=0.1, format=AUTO,
+              lowercase=False):
+        """The model of a tagged corpus file, or of the built-in simple sentences when path
+        is None."""
+        corpus = tagged_builtin() if path is None else load_tagged(path, format, lowercase)
+        model = cls.from_corpus(corpus, n_states, alpha=alpha, alpha_emit=alpha_emit)
+        model.lowercased = bool(lowercase)
+        if corpus.skipped:
+            model.notes = [f"skipped {corpus.skipped:,} multiword-token or empty-node lines"]
+        return model
+
+    @classmethod
+    def tiny(cls):
+        return cls([["a", "b", "a"], ["b"]], 3, gold_tags=[["X", "Y", "X"], ["Y"]])
 
     def __init__(self, sentences, n_states, gold_tags=None, alpha=0.1, alpha_emit=0.1):
         if not sentences or not all(len(s) for s in sentences):
@@ -87,20 +136,28 @@ class HmmModel:
         tags = np.asarray(tags, dtype=np.int64).copy()
         if tags.shape != self.words.shape or tags.min() < 1 or tags.max() > self.n_states:
             raise ValueError(f"a tagging must give every token a state from 1 to {self.n_states}")
-        k1, n = self.n_states + 1, self.n_sites
+        k1, n, v = self.n_states + 1, self.n_sites, len(self.vocabulary)
         capacity = 1 << max(4, int(2 * n).bit_length())
         state = kernels.HmmState(
             words=self.words, tag=tags, first=self.first, last=self.last,
             sent_start=self.sent_start,
             params=np.array([self.alpha, self.alpha_emit]),
             trans=np.zeros((k1, k1), np.int64), trans_total=np.zeros(k1, np.int64),
-            emit=np.zeros((k1, len(self.vocabulary)), np.int64),
-            emit_total=np.zeros(k1, np.int64), removed=np.zeros(n, np.uint8),
+            emit=np.zeros((k1, v), np.int64), emit_total=np.zeros(k1, np.int64),
+            trans_num_t=np.zeros((k1, k1)), emit_num_t=np.zeros((v, k1)), inv_den=np.zeros(k1),
+            removed=np.zeros(n, np.uint8),
             slot_key=np.full(capacity, -1, np.int64), slot_head=np.full(capacity, -1, np.int64),
             slot_size=np.zeros(capacity, np.int64), site_next=np.full(n, -1, np.int64),
             site_prev=np.full(n, -1, np.int64))
         kernels.count_all(state)
         return state
+
+    def state_from_values(self, values):
+        """The state of a tagging as ``values`` gives it (states 1 … K)."""
+        return self.state_from_tags(values)
+
+    def clone_state(self, state):
+        return clone(state, shared=CORPUS_FIELDS)
 
     def loglik(self, state):
         """Exact log p(z, w), recounted from the tags alone."""
@@ -115,6 +172,54 @@ class HmmModel:
         if self.gold is None:
             return {}
         return tagging_scores(state.tag, self.gold, self.n_states, len(self.tag_set), self.half)
+
+    def confusion(self, state):
+        """int64[K, tags]: how many tokens in each state carry each gold tag."""
+        return confusion(state.tag - 1, self.gold, self.n_states, len(self.tag_set))
+
+    def counts(self, state):
+        """The count tables and the type → tokens index ({key: sorted tokens})."""
+        index = {}
+        for slot in np.flatnonzero(state.slot_key >= 0):
+            tokens, x = [], state.slot_head[slot]
+            while x >= 0:
+                tokens.append(int(x))
+                x = state.site_next[x]
+            if len(tokens) != state.slot_size[slot]:
+                raise AssertionError(f"the type index's slot {slot} miscounts its tokens")
+            index[int(state.slot_key[slot])] = sorted(tokens)
+        return {"trans": state.trans.copy(), "trans_total": state.trans_total.copy(),
+                "emit": state.emit.copy(), "emit_total": state.emit_total.copy(),
+                "type_index": index}
+
+    def describe_site(self, state, s):
+        """The token's type as `previous → “word” → next` (· for a sentence edge)."""
+        previous, following, word = self.site_type(state, s)
+        edge = [str(previous or BOUNDARY), str(following or BOUNDARY)]
+        return SiteView(f"{edge[0]} → “{word}” → {edge[1]}",
+                        tuple(f"state {v + 1}" for v in range(self.n_states)))
+
+    def write_analysis(self, state):
+        """The tagging as word/STATE tokens, a sentence per line (states 1 … K)."""
+        states = [[str(k) for k in state.tag[a:b]]
+                  for a, b in zip(self.sent_start[:-1], self.sent_start[1:])]
+        return format_wordtag(self.sentences, states)
+
+    def read_analysis(self, path):
+        """The state of a word/STATE tagging of this model's sentences (their words exactly:
+        a tagging from a ``--lowercase`` run is scored by a lowercased model)."""
+        analysis = load_tagged(path, "wordtag")
+        if analysis.sentences != self.sentences:
+            lowered = tuple(tuple(w.lower() for w in s) for s in self.sentences)
+            hint = (" (its words are lowercased: score it with --lowercase too)"
+                    if analysis.sentences == lowered else "")
+            raise ValueError(f"{path}: its words differ from the corpus's{hint}: give a tagging "
+                             "of the same sentences")
+        try:
+            states = [int(k) for tags in analysis.tags for k in tags]
+        except ValueError:
+            raise ValueError(f"{path}: the tags must be state numbers 1 … {self.n_states}") from None
+        return self.state_from_tags(states)
 
     def site_type(self, state, s):
         """The type of token s (Liang et al. §4.2): (previous state, next state, word), with 0
