@@ -3,16 +3,18 @@ corpus against exact enumeration (tests/statistical/exact.py recomputes the USM 
 
 Four utterances with repeated substrings give 7 sites (128 segmentations) and TYPE blocks of
 up to four sites (`a|b` ending an utterance occurs four times). α₀ = 1 makes the posterior far from flat, so a wrong conditional shows.
+
+TOKEN, TYPE (skip off), TOKEN-anneal and TYPE-greedy on this corpus are tested by the
+conformance suite (tests/conformance, the same corpus and settings); here are the tests
+particular to this model.
 """
 import numpy as np
 import pytest
 
 from engine.core.rng import make_rng
-from engine.kernels import moves
 from engine.models.usm import UsmModel
 from engine.samplers import make_sampler
-from tests.statistical.exact import (chi_square_p, split_by_bits, usm_exact_p, usm_log_p,
-                                     z_index)
+from tests.statistical.exact import chi_square_p, split_by_bits, usm_exact_p, usm_log_p, z_index
 
 ALPHA = 1e-3
 TEXTS = ("ab", "ab", "bab", "abab")
@@ -47,17 +49,6 @@ def test_the_model_agrees_with_the_definition():
         assert model.loglik(state) == pytest.approx(usm_log_p(words, **HYPER), abs=1e-10)
 
 
-def test_token_matches_the_exact_posterior(exact):
-    counts = visit_counts(make_sampler("token"), seed=21, sweeps=20_000, thin=2)
-    assert chi_square_p(counts, exact) > ALPHA
-
-
-def test_type_matches_the_exact_posterior(exact):
-    counts = visit_counts(make_sampler("type", skip=False), seed=22, sweeps=20_000, thin=2,
-                          eta=1.0)
-    assert chi_square_p(counts, exact) > ALPHA
-
-
 def test_type_with_the_skip_approximation_is_close_to_the_exact_posterior(exact):
     """Skipping pivots that were in a block earlier in the sweep is an approximation (Liang et
     al. §4.4): whether a site is skipped depends on the blocks, hence on the state, so a sweep
@@ -84,30 +75,3 @@ def test_sentence_matches_the_exact_posterior(exact):
     counts = visit_counts(sampler, seed=23, sweeps=20_000, thin=2)
     assert chi_square_p(counts, exact) > ALPHA
     assert 0.3 < sampler.sweep_figures()["acceptance"] <= 1.0
-
-
-def test_token_anneal_after_cooling_matches_the_exact_posterior(exact):
-    total = 40_000
-    sampler = make_sampler("anneal", total_sweeps=total)
-    counts = visit_counts(sampler, seed=24, sweeps=(total // 2) // 2, thin=2, burn_in=total // 2)
-    assert sampler.temperature() == 1.0
-    assert chi_square_p(counts, exact) > ALPHA
-
-
-def test_type_greedy_sets_each_block_to_its_more_probable_extreme():
-    model = UsmModel(TEXTS, **HYPER)
-    rng = make_rng(9)
-    n = model.n_sites
-    ints, floats = np.zeros((3, n), np.int64), np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
-    chosen = np.zeros(n, np.uint8)
-    for trial in range(200):
-        state = model.new_state(rng, eta=0.5)
-        pivot = int(rng.integers(n))
-        size, m, _, _ = moves.type_move(rng, state, pivot, 1, 1.0, True, ints, floats, chosen)
-        block = ints[1, :size]
-        values = model.values(state)
-        assert m in (0, size) and len(set(values[block])) == 1
-        other = values.copy()
-        other[block] = 1 - values[block]
-        log_p = usm_log_p(split_by_bits(TEXTS, values), **HYPER)
-        assert log_p >= usm_log_p(split_by_bits(TEXTS, other), **HYPER) - 1e-9

@@ -1,0 +1,46 @@
+"""Parametrisation of the conformance suite from the registries.
+
+A test that takes ``model_name`` runs once per registered model (id ``usm``); one that takes
+``sampler_name`` runs once per (model, sampler it offers) pair (id ``usm-type``), restricted to
+the samplers named by ``@pytest.mark.samplers(...)`` when the test carries that mark. The
+``case`` fixture is the model's entry in cases.py and FAILS the test when there is none: a
+newly registered model is never silently left untested.
+"""
+import pytest
+
+from engine.models import registry
+from tests.conformance.cases import CASES
+
+NO_CASE = ("the {name!r} model is registered but tests/conformance/cases.py has no case for it: "
+           "add one to CASES (a tiny model small enough to enumerate, its exact posterior "
+           "computed independently of the engine, and the row of an analysis in it)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "samplers(*names): run this conformance test only for these samplers")
+
+
+def pytest_generate_tests(metafunc):
+    models = registry.models()
+    if "sampler_name" in metafunc.fixturenames:
+        mark = metafunc.definition.get_closest_marker("samplers")
+        wanted = mark.args if mark else None
+        pairs = [(model, sampler) for model, cls in models.items() for sampler in cls.samplers
+                 if wanted is None or sampler in wanted]
+        metafunc.parametrize(("model_name", "sampler_name"), pairs,
+                             ids=[f"{model}-{sampler}" for model, sampler in pairs])
+    elif "model_name" in metafunc.fixturenames:
+        metafunc.parametrize("model_name", list(models), ids=list(models))
+
+
+@pytest.fixture
+def model_class(model_name):
+    return registry.models()[model_name]
+
+
+@pytest.fixture
+def case(model_name):
+    if model_name not in CASES:
+        pytest.fail(NO_CASE.format(name=model_name), pytrace=False)
+    return CASES[model_name]
