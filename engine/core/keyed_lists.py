@@ -3,21 +3,43 @@
 Liang et al. §4.4 keep "a hash table mapping type t to a doubly-linked list of sites with type
 t", so that TYPE finds a type's sites without scanning the corpus and a site changes type in
 O(1). Keys are non-negative int64; items are 0 … n − 1, each in at most one list. The table is
-open addressing with linear probing and backward-shift deletion; it holds at most n keys, so a
-capacity of at least 2n (a power of two) keeps probes short and never fills.
+open addressing with linear probing and backward-shift deletion; a slot lives exactly as long
+as its list is non-empty.
 
-Arrays (all preallocated; kernels never allocate):
+Arrays (preallocated; kernels never allocate):
 
 slot_key : int64[C]     key in the slot, −1 when empty
 slot_head : int64[C]    first item of the slot's list
 slot_size : int64[C]    number of items in the list
 item_next, item_prev : int64[n]   list links (−1 at the ends)
+
+C is a power of two, and every function takes the table's capacity from the length of the
+slot arrays it is given. Two ways to use it:
+
+- **exact keys** (the HMM's types): ``find``, ``file_item``, ``unfile_item``; a table of at
+  least 2n slots never fills.
+- **hashed keys** (the segmentation model's words, keyed by ``engine.core.word_hash``): several
+  entries may share a key, and the caller decides which is its own — e.g. by comparing the
+  symbols of the list's head with its word — walking ``find`` then ``find_next``, and creating
+  its entry with ``new_slot`` when none matched. Such a table can also *grow*: the arrays are
+  allocated for the most entries there can be, the caller passes their first ``capacity``
+  slots (views ``a[:capacity]``) and calls ``grow`` to double the capacity when a new entry
+  would load the table above 1/2. A small table stays in the processor's cache, which is what
+  makes a lookup cost a few nanoseconds.
+
+Setting items aside. slot_size counts a list's items, but a caller may take items out of the
+count for a while and leave them on the list (decrementing slot_size itself): the slot then
+lives as long as its list is not empty, even at size 0, and each such item is later either
+counted again or taken off with ``detach``. The segmentation model's TYPE moves do so: most of
+the sites they take out go back unchanged, and leaving them on their lists saves two list
+updates in memory far apart.
 """
 import numpy as np
 
 from engine.core.jit import kernel
 
 MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads consecutive keys over the table
+EMPTY = -1
 
 
 @kernel
@@ -27,11 +49,11 @@ def home(key, capacity):
 
 
 @kernel
-def find(slot_key, key):
-    """The slot holding ``key``, or −1."""
+def probe(slot_key, key, i):
+    """From slot i on along the probe run: the first slot holding ``key``, or −1 at an empty
+    slot."""
     mask = slot_key.shape[0] - 1
-    i = home(key, slot_key.shape[0])
-    while slot_key[i] != -1:
+    while slot_key[i] != EMPTY:
         if slot_key[i] == key:
             return i
         i = (i + 1) & mask
@@ -39,36 +61,81 @@ def find(slot_key, key):
 
 
 @kernel
-def file_item(slot_key, slot_head, slot_size, item_next, item_prev, key, item):
-    """Put ``item`` at the front of the list of ``key`` (creating the key if new)."""
-    mask = slot_key.shape[0] - 1
-    i = home(key, slot_key.shape[0])
-    while slot_key[i] != -1 and slot_key[i] != key:
-        i = (i + 1) & mask
-    if slot_key[i] == -1:
-        slot_key[i], slot_head[i], slot_size[i] = key, -1, 0
-    head = slot_head[i]
-    item_next[item], item_prev[item] = head, -1
-    if head >= 0:
-        item_prev[head] = item
-    slot_head[i] = item
-    slot_size[i] += 1
+def find(slot_key, key):
+    """The slot holding ``key``, or −1 (with hashed keys: the first of the slots holding it)."""
+    return probe(slot_key, key, home(key, slot_key.shape[0]))
 
 
 @kernel
-def unfile_item(slot_key, slot_head, slot_size, item_next, item_prev, key, item):
-    """Take ``item`` out of the list of ``key`` (deleting the key when its list empties)."""
-    i = find(slot_key, key)
+def find_next(slot_key, key, slot):
+    """The slot after ``slot`` (from ``find`` or ``find_next``) that holds ``key``, or −1."""
+    return probe(slot_key, key, (slot + 1) & (slot_key.shape[0] - 1))
+
+
+@kernel
+def new_slot(slot_key, slot_head, slot_size, key):
+    """A new entry for ``key`` with an empty list, in the first empty slot of its probe run;
+    return the slot. The table must have an empty slot; the caller fills the list (``push``)
+    before the next deletion, which would otherwise treat the slot as live but empty."""
+    mask = slot_key.shape[0] - 1
+    i = home(key, slot_key.shape[0])
+    while slot_key[i] != EMPTY:
+        i = (i + 1) & mask
+    slot_key[i], slot_head[i], slot_size[i] = key, -1, 0
+    return i
+
+
+@kernel
+def push(slot_head, slot_size, item_next, item_prev, slot, item):
+    """Put ``item`` at the front of the list of ``slot``."""
+    head = slot_head[slot]
+    item_next[item], item_prev[item] = head, -1
+    if head >= 0:
+        item_prev[head] = item
+    slot_head[slot] = item
+    slot_size[slot] += 1
+
+
+@kernel
+def unlink(slot_key, slot_head, slot_size, item_next, item_prev, slot, item):
+    """Take ``item`` out of the list of ``slot``, deleting the slot when its list empties;
+    return whether it did."""
+    slot_size[slot] -= 1
+    return detach(slot_key, slot_head, slot_size, item_next, item_prev, slot, item)
+
+
+@kernel
+def detach(slot_key, slot_head, slot_size, item_next, item_prev, slot, item):
+    """Take ``item`` out of the list of ``slot`` without counting it (it was set aside, see
+    the module's notes), deleting the slot when its list empties; return whether it did."""
     before, after = item_prev[item], item_next[item]
     if before >= 0:
         item_next[before] = after
     else:
-        slot_head[i] = after
+        slot_head[slot] = after
     if after >= 0:
         item_prev[after] = before
-    slot_size[i] -= 1
-    if slot_size[i] == 0:
-        delete_slot(slot_key, slot_head, slot_size, i)
+    if slot_head[slot] < 0:
+        delete_slot(slot_key, slot_head, slot_size, slot)
+        return True
+    return False
+
+
+@kernel
+def file_item(slot_key, slot_head, slot_size, item_next, item_prev, key, item):
+    """Put ``item`` at the front of the list of the exact key ``key`` (creating the key if
+    new)."""
+    i = find(slot_key, key)
+    if i < 0:
+        i = new_slot(slot_key, slot_head, slot_size, key)
+    push(slot_head, slot_size, item_next, item_prev, i, item)
+
+
+@kernel
+def unfile_item(slot_key, slot_head, slot_size, item_next, item_prev, key, item):
+    """Take ``item`` out of the list of the exact key ``key`` (deleting the key when its list
+    empties)."""
+    unlink(slot_key, slot_head, slot_size, item_next, item_prev, find(slot_key, key), item)
 
 
 @kernel
@@ -78,7 +145,7 @@ def delete_slot(slot_key, slot_head, slot_size, i):
     j = i
     while True:
         j = (j + 1) & mask
-        if slot_key[j] == -1:
+        if slot_key[j] == EMPTY:
             break
         h = home(slot_key[j], slot_key.shape[0])
         # entry j stays unless its home lies cyclically outside (i, j]
@@ -86,4 +153,33 @@ def delete_slot(slot_key, slot_head, slot_size, i):
             continue
         slot_key[i], slot_head[i], slot_size[i] = slot_key[j], slot_head[j], slot_size[j]
         i = j
-    slot_key[i] = -1
+    slot_key[i] = EMPTY
+
+
+@kernel
+def grow(slot_key, slot_head, slot_size, capacity, spare_key, spare_head, spare_size):
+    """Double a growing table's capacity from ``capacity`` and rehash its entries; return the
+    new capacity. Lists stay as they are: only their slots move.
+
+    Parameters
+    ----------
+    slot_key, slot_head, slot_size : int64[≥ 2 · capacity]
+        The whole allocated arrays; the table is their first ``capacity`` slots.
+    capacity : int
+        The capacity in use, a power of two.
+    spare_key, spare_head, spare_size : int64[≥ capacity / 2]
+        Room for the live entries while they are moved (the table's load is at most 1/2).
+    """
+    live = 0
+    for i in range(capacity):
+        if slot_key[i] != EMPTY:
+            spare_key[live], spare_head[live] = slot_key[i], slot_head[i]
+            spare_size[live] = slot_size[i]
+            live += 1
+    doubled = 2 * capacity
+    slot_key[:doubled] = EMPTY
+    keys, heads, sizes = slot_key[:doubled], slot_head[:doubled], slot_size[:doubled]
+    for j in range(live):
+        i = new_slot(keys, heads, sizes, spare_key[j])
+        heads[i], sizes[i] = spare_head[j], spare_size[j]
+    return doubled

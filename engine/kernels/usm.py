@@ -7,234 +7,148 @@ symbol. Two Dirichlet-process "restaurants" generate the corpus (eq. 3):
 - words: θ_0 ~ DP(α₀, P₀), P₀(w = x₁…x_M) = p# (1 − p#)^(M−1) / |Σ|^M;
 - utterance ends: each word is followed by the end of its utterance or not, Beta(ρ/2, ρ/2).
 
-The lexicon is an open-addressing hash table in flat arrays. A word is identified exactly: by a
-polynomial hash of its symbols *and* a comparison of the symbols with a stored occurrence, so
-two different words never share a slot. Each slot keeps a doubly-linked list of the positions
-where the word currently occurs, the index TYPE uses to find a type's sites (§4.4): the sites
-of type `a|b` are found by intersecting the lists of `a` and `b`, and those of `ab` are read off
-its list, so a block costs about its size, not the corpus's.
+Two indexes, both engine.core.keyed_lists tables keyed by hashes of symbols
+(engine.core.word_hash), find a type's sites without scanning the corpus (§4.4):
+
+- the lexicon: word → the positions where it occurs; the list's size is n_w;
+- the boundaries: (w1, w2, whether w2 ends its utterance) → the boundaries between such a pair.
+
+The type of site s is t = (w1, w2, end flag), `w1|w2` when b_s = 1 and `w1w2` when 0: its sites
+with b = 0 sit inside the occurrences of the word w1w2 in the lexicon, and those with b = 1 are
+t's list in the boundary index, so finding a block costs about its size. (Liang et al. find the
+latter by intersecting the lists of w1 and w2; on the Brent corpus that walked five list
+entries per candidate site, a third of a TYPE sweep, while the boundary index costs a few
+entries' upkeep when a boundary flips.) The boundary index is a function of ``bound`` alone.
+A key is a hash, so a lookup also checks the entry's first item exactly — same symbols, length,
+split and end flag: two different words or types never share an entry.
+
+Word probabilities of any length. α₀P₀(w) falls geometrically with the word's length and
+underflows for long words (a few hundred symbols; tens with thousands of symbols), so the state
+keeps it in both scales (``base``). Words of at most counts[LINEAR] symbols have
+α₀P₀ ≥ LINEAR_MIN, and any product of the model's terms for them is safely inside float64's
+range (for hyperparameters within 1e-9 … 1e9): the kernels work linearly there — the common
+case, with no logs — and in logs for a longer word, where a term n_w + α₀P₀(w) with n_w = 0
+is taken as log α₀P₀(w).
 """
 from collections import namedtuple
 
 import numpy as np
+from numba import njit
 
+from engine.core import keyed_lists
 from engine.core.jit import kernel
-from engine.core.sort import sort_prefix
 from engine.core.special import log_rising
-from engine.kernels import interface, moves
+from engine.core.word_hash import HASH_BASE, KEYED_LENGTHS, same_symbols, word_key
+from engine.core.word_hash import fill_prefix_hashes  # noqa: F401 (the model's hashes)
+from engine.kernels import interface
 from engine.kernels.interface import for_state
 
-HASH_BASE = np.uint64(0x9E3779B97F4A7C15)  # odd: powers stay invertible modulo 2^64
-SLOT_MIX = np.uint64(0xD6E8FEB86659FD93)   # mixes a hash before its top bits pick a slot
+# rows of UsmState.counts, of its tables (lexicon, pairs, spare), of its links and of its base
+WORDS, ENDS, LEX_LIVE, LEX_CAPACITY, PAIR_LIVE, PAIR_CAPACITY, LINEAR = range(7)
+MEMO_START, MEMO_END, MEMO_COUNT, LEX_MOVES = range(7, 11)
+KEY, HEAD, SIZE = range(3)
+OCC_NEXT, OCC_PREV, PAIR_NEXT, PAIR_PREV, ASIDE_SLOT, ASIDE_MOVES = range(6)
+BASE, LOG_BASE = range(2)
 
-UsmState = namedtuple("UsmState", [
-    "chars", "bound", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base", "params",
-    "lex_key", "lex_start", "lex_len", "lex_count", "lex_head", "spare_key", "spare",
-    "occ_next", "occ_prev", "counts", "removed"])
-UsmState.__doc__ = """State of the USM (T symbols, S sites, a lexicon table of C slots).
 
-chars : int32[T]         symbol codes, utterances concatenated
-bound : uint8[T]         1 when a word ends at this symbol (always 1 at an utterance's end)
-final : uint8[T]         1 at the last symbol of each utterance
-utt_start : int64[U + 1] where each of the U utterances starts (and T at the end)
-site_pos : int64[S]      the symbol each site follows
-site_of : int64[T]       the site after each symbol (−1 at utterance ends)
-prefix : uint64[T + 1]   prefix hashes of chars, for O(1) substring hashes
-power : uint64[T + 1]    HASH_BASE^k
-base : float64[L + 1]    α₀ P₀(w) for words of length 0 … L (the longest utterance)
-params : float64[2]      α₀, ρ
-lex_key, lex_start, lex_len, lex_count, lex_head : [C]
-                         per slot: hash, one occurrence's start (for exact comparison),
-                         length (0 = empty slot), count n_w > 0, first position of its list
-spare_key : uint64[C / 2], spare : int64[4, C / 2]
-                         room for the live entries while the table grows (kernels may not
-                         allocate)
-occ_next, occ_prev : int64[T]   the position lists, indexed by a word occurrence's start
-counts : int64[5]        N (words), E (utterance-final words), words in the table, the
-                         table's capacity in use (a power of two ≤ C), 64 − log2 of it
-removed : uint8[T]       1 on the symbols of words removed inside a move
-"""
+class UsmState(namedtuple("UsmState", [
+        "chars", "bound", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base",
+        "params", "lexicon", "pairs", "spare", "links", "counts", "removed"])):
+    """State of the USM (T symbols, S sites, tables of C slots).
 
-WORDS, ENDS, LIVE, CAPACITY, SHIFT = 0, 1, 2, 3, 4
+    chars : int32[T]         symbol codes, utterances concatenated
+    bound : uint8[T]         1 when a word ends at this symbol (always 1 at an utterance's end)
+    final : uint8[T]         1 at the last symbol of each utterance
+    utt_start : int64[U + 1] where each of the U utterances starts (and T at the end)
+    site_pos : int64[S]      the symbol each site follows
+    site_of : int64[T]       the site after each symbol (−1 at utterance ends)
+    prefix : uint64[T + 1]   prefix hashes of chars (engine.core.word_hash), for O(1) word keys
+    power : uint64[T + 1]    HASH_BASE^k
+    base : float64[2, L + 1]
+                             α₀ P₀(w) for words of length 0 … L (the longest utterance), and its log
+                             (rows BASE, LOG_BASE)
+    params : float64[2]      α₀, ρ
+    lexicon : int64[3, C]    a keyed_lists table, rows KEY, HEAD, SIZE (slot_key, slot_head,
+                             slot_size): a word's key, the start of its first occurrence, n_w
+    pairs : int64[3, C]      the boundary index, a keyed_lists table: a type's key, the symbol of
+                             its first boundary, how many
+    spare : int64[3, C / 2]  room for one table's entries while it grows (each table uses only
+                             its first counts[LEX_CAPACITY] or counts[PAIR_CAPACITY] slots,
+                             doubling as it fills)
+    links : int64[6, T]      the lists' links (keyed_lists' item_next, item_prev): rows
+                             OCC_NEXT, OCC_PREV the next and previous occurrence of a word, by
+                             the occurrence's start; rows PAIR_NEXT, PAIR_PREV those of a
+                             boundary, by its symbol; rows ASIDE_SLOT, ASIDE_MOVES the slot of
+                             a word set aside by TYPE, by its start, and counts[LEX_MOVES] then
+    counts : int64[11]       N (words), E (utterance-final words), words in the lexicon and its
+                             capacity in use, boundary types and their capacity in use, the
+                             longest word length worked linearly (α₀P₀ ≥ LINEAR_MIN), a word
+                             chars[start:end] with its n_w, remembered by TOKEN (end = −1:
+                             none; any change to the lexicon forgets it), and how many times
+                             the lexicon's entries have moved (deleted or rehashed)
+    removed : uint8[T]       1 on the symbols of words removed inside a TYPE move
+
+    Arrays of one kind and length share a 2-D array: a call that is not inlined passes every array
+    of the state (~7 words each), and its cost grows with them.
+    """
+
+    __slots__ = ()
+    # Python-side names for the rows of the grouped arrays (kernels index them by constant)
+    lex_key = property(lambda self: self.lexicon[KEY])
+    lex_head = property(lambda self: self.lexicon[HEAD])
+    lex_count = property(lambda self: self.lexicon[SIZE])
+    pair_key = property(lambda self: self.pairs[KEY])
+    pair_head = property(lambda self: self.pairs[HEAD])
+    pair_size = property(lambda self: self.pairs[SIZE])
+    occ_next = property(lambda self: self.links[OCC_NEXT])
+    occ_prev = property(lambda self: self.links[OCC_PREV])
+    pair_next = property(lambda self: self.links[PAIR_NEXT])
+    pair_prev = property(lambda self: self.links[PAIR_PREV])
+
+
 ALPHA0, RHO = 0, 1
 MIN_CAPACITY = 1024
+# α₀P₀ of the longest word worked in linear arithmetic: a product of two such bases and a few
+# terms of order 1e-9 … 1e9·N stays far from float64's ends (1e-308 … 1e308)
+LINEAR_MIN = 1e-120
 
 implements = for_state(UsmState)
 
-
-# --- words: hashing and the lexicon table --------------------------------------------------------
-# The table holds exactly the words with n_w > 0 (a word whose count drops to 0 is deleted), in
-# the first counts[CAPACITY] slots: it grows by doubling and stays small enough to live in the
-# processor's cache, which is what makes a lookup cost a few nanoseconds.
-# Hot helpers take arrays and scalars, not the state: a chain of small calls that each take the
-# whole state tuple was measured 6× slower than the same work with arrays passed down.
-@kernel
-def substring_hash(prefix, power, x, e):
-    """Hash of chars[x:e] in O(1) from the prefix hashes (wrapping uint64 arithmetic)."""
-    return prefix[e] - prefix[x] * power[e - x]
+# The helpers a site's work is made of are inlined by Numba itself: LLVM stops inlining them once
+# their caller has grown, and a call that is not inlined passes every array of the state (~7
+# words each: ~25 ns a call, and several times that at some call sites). What they rarely need
+# (a new table entry, a flipped boundary, a word too long for linear arithmetic) is a call.
+# Each returns once, at its end, which is what Numba's inliner handles best.
+inline = njit(inline="always", _nrt=False)
 
 
-@kernel
-def same_symbols(chars, x, y, length):
-    for i in range(length):
-        if chars[x + i] != chars[y + i]:
-            return False
-    return True
+@inline
+def lexicon(state):
+    """(keys, heads, sizes): the lexicon's slots in use."""
+    used = state.counts[LEX_CAPACITY]
+    return state.lexicon[KEY, :used], state.lexicon[HEAD, :used], state.lexicon[SIZE, :used]
 
 
-@kernel
-def home_slot(h, shift):
-    """Where a key's probe starts: the top bits of h · SLOT_MIX (the low bits of a polynomial
-    hash of a short word are nearly its symbol codes, and would cluster)."""
-    return np.int64((h * SLOT_MIX) >> np.uint64(shift))
-
-
-@kernel
-def find_slot(chars, prefix, power, lex_key, lex_start, lex_len, counts, x, e):
-    """The slot of the word chars[x:e], or −1 when its count is 0 (arrays as in UsmState)."""
-    h = substring_hash(prefix, power, x, e)
-    length = e - x
-    mask = counts[CAPACITY] - 1
-    i = home_slot(h, counts[SHIFT])
-    while lex_len[i] != 0:
-        if lex_key[i] == h and lex_len[i] == length and same_symbols(chars, lex_start[i], x, length):
-            return i
-        i = (i + 1) & mask
-    return -1
-
-
-@kernel
-def lex_find(state, x, e):
-    """find_slot for callers holding the state."""
-    return find_slot(state.chars, state.prefix, state.power, state.lex_key, state.lex_start,
-                     state.lex_len, state.counts, x, e)
-
-
-@kernel
-def count_in(lex_count, slot):
-    """n_w from a slot found by lex_find (−1: the word is not counted). Callers pair the two
-    themselves: a wrapper calling lex_find with the state was measured 6× slower."""
-    return 0 if slot < 0 else lex_count[slot]
-
-
-@kernel
-def lex_place(state, key, start, length, count, head):
-    """Put an entry into the first free slot of its probe sequence; return the slot."""
-    mask = state.counts[CAPACITY] - 1
-    i = home_slot(key, state.counts[SHIFT])
-    while state.lex_len[i] != 0:
-        i = (i + 1) & mask
-    state.lex_key[i], state.lex_start[i], state.lex_len[i] = key, start, length
-    state.lex_count[i], state.lex_head[i] = count, head
-    return i
-
-
-@kernel
-def lex_grow(state):
-    """Double the capacity in use (the arrays are allocated for the largest) and rehash."""
-    used = state.counts[CAPACITY]
-    keys, entries = state.spare_key, state.spare
-    live = 0
-    for i in range(used):
-        if state.lex_len[i] != 0:
-            keys[live] = state.lex_key[i]
-            entries[0, live], entries[1, live] = state.lex_start[i], state.lex_len[i]
-            entries[2, live], entries[3, live] = state.lex_count[i], state.lex_head[i]
-            live += 1
-    state.counts[CAPACITY] = 2 * used
-    state.counts[SHIFT] -= 1
-    state.lex_len[:2 * used] = 0
-    for j in range(live):
-        lex_place(state, keys[j], entries[0, j], entries[1, j], entries[2, j], entries[3, j])
-
-
-@kernel
-def lex_delete(lex_key, lex_start, lex_len, lex_count, lex_head, counts, slot):
-    """Empty a slot, shifting later entries of its probe run back (linear-probing deletion), so
-    the table never fills with dead words (arrays as in UsmState)."""
-    mask = counts[CAPACITY] - 1
-    i = slot
-    j = slot
-    while True:
-        j = (j + 1) & mask
-        if lex_len[j] == 0:
-            break
-        home = home_slot(lex_key[j], counts[SHIFT])
-        # entry j may move back to i unless its home lies cyclically in (i, j]
-        if (i <= j and i < home <= j) or (i > j and (home > i or home <= j)):
-            continue
-        lex_key[i], lex_start[i], lex_len[i] = lex_key[j], lex_start[j], lex_len[j]
-        lex_count[i], lex_head[i] = lex_count[j], lex_head[j]
-        i = j
-    lex_len[i] = 0
-    counts[LIVE] -= 1
-
-
-@kernel
-def add_word(state, x, e):
-    """Count one occurrence of the word chars[x:e] and link position x into its list."""
-    slot = find_slot(state.chars, state.prefix, state.power, state.lex_key, state.lex_start,
-                     state.lex_len, state.counts, x, e)
-    if slot < 0:
-        if 2 * (state.counts[LIVE] + 1) > state.counts[CAPACITY]:
-            lex_grow(state)
-        slot = lex_place(state, substring_hash(state.prefix, state.power, x, e), x, e - x, 0, -1)
-        state.counts[LIVE] += 1
-    state.lex_count[slot] += 1
-    head = state.lex_head[slot]
-    state.occ_next[x] = head
-    state.occ_prev[x] = -1
-    if head >= 0:
-        state.occ_prev[head] = x
-    state.lex_head[slot] = x
-    state.counts[WORDS] += 1
-    state.counts[ENDS] += state.final[e - 1]
-
-
-@kernel
-def remove_word(state, x, e):
-    """Uncount the word occurrence chars[x:e] and unlink x from its list."""
-    slot = find_slot(state.chars, state.prefix, state.power, state.lex_key, state.lex_start,
-                     state.lex_len, state.counts, x, e)
-    before, after = state.occ_prev[x], state.occ_next[x]
-    if before >= 0:
-        state.occ_next[before] = after
-    else:
-        state.lex_head[slot] = after
-    if after >= 0:
-        state.occ_prev[after] = before
-    state.lex_count[slot] -= 1
-    if state.lex_count[slot] == 0:
-        lex_delete(state.lex_key, state.lex_start, state.lex_len, state.lex_count,
-                   state.lex_head, state.counts, slot)
-    state.counts[WORDS] -= 1
-    state.counts[ENDS] -= state.final[e - 1]
-
-
-@kernel
-def is_word_at(state, x, length, like):
-    """Whether chars[x : x + length] is a word of the current segmentation with the symbols of
-    chars[like : like + length]."""
-    if x > 0 and state.final[x - 1] == 0 and state.bound[x - 1] == 0:
-        return False
-    for i in range(x, x + length - 1):
-        if state.bound[i]:
-            return False
-    return state.bound[x + length - 1] == 1 and same_symbols(state.chars, x, like, length)
+@inline
+def boundary_types(state):
+    """(keys, heads, sizes): the boundary index's slots in use."""
+    used = state.counts[PAIR_CAPACITY]
+    return state.pairs[KEY, :used], state.pairs[HEAD, :used], state.pairs[SIZE, :used]
 
 
 # --- the words around a site ---------------------------------------------------------------------
-@kernel
+@inline
 def word_start(bound, p):
     """Start of the word that contains symbol p (an utterance's end always has bound = 1, so the
-    scan never crosses into the previous utterance)."""
+    scan never crosses into the previous utterance). bound, one byte a symbol, stays in the
+    processor's cache: these scans cost less than keeping every symbol's word."""
     a = p
     while a > 0 and bound[a - 1] == 0:
         a -= 1
     return a
 
 
-@kernel
+@inline
 def word_end(bound, q):
     """End (exclusive) of the word that contains symbol q."""
     while bound[q] == 0:
@@ -242,12 +156,296 @@ def word_end(bound, q):
     return q + 1
 
 
-@kernel
+@inline
+def is_word(bound, x, length):
+    """Whether the word starting at x (a word start) has ``length`` symbols."""
+    i = x
+    while i < x + length - 1 and bound[i] == 0:
+        i += 1
+    return i == x + length - 1 and bound[i] == 1
+
+
+@inline
 def site_span(state, s):
     """(a, p, e): site s follows symbol p; its words cover chars[a:e], split as [a, p] | [p+1, e)
     when b_s = 1. a and e do not depend on b_s."""
     p = state.site_pos[s]
     return word_start(state.bound, p), p, word_end(state.bound, p + 1)
+
+
+@inline
+def same_halves(state, a, p, e):
+    """1 when the words chars[a : p+1] and chars[p+1 : e] are the same word, else 0."""
+    length = p + 1 - a
+    return 1 if length == e - p - 1 and same_symbols(state.chars, a, p + 1, length) else 0
+
+
+# --- the tables ----------------------------------------------------------------------------------
+@kernel
+def new_entry(table, spare, counts, live, capacity, key):
+    """A new entry for ``key`` in ``table`` (lexicon or pairs, all of it), the table grown first
+    if the entry would load it above 1/2; return its slot. live, capacity: where counts keeps
+    the table's entries and capacity in use."""
+    if 2 * (counts[live] + 1) > counts[capacity]:
+        counts[capacity] = keyed_lists.grow(table[KEY], table[HEAD], table[SIZE],
+                                            counts[capacity], spare[KEY], spare[HEAD],
+                                            spare[SIZE])
+        counts[LEX_MOVES] += 1  # (the boundary index's growth counts too: harmless)
+    used = counts[capacity]
+    counts[live] += 1
+    return keyed_lists.new_slot(table[KEY, :used], table[HEAD, :used], table[SIZE, :used], key)
+
+
+@inline
+def find_entry(chars, bound, keys, heads, key, x, length):
+    """The lexicon slot of the word chars[x : x + length] (key ``key``; keys: the table in
+    use), or −1 when its count is 0.
+
+    Entries whose key matches are checked against the word exactly: the occurrence at the head
+    of their list must have the same symbols, and the same length (which the key tells unless
+    the word is very long).
+    """
+    slot = keyed_lists.find(keys, key)
+    while slot >= 0 and not ((length < KEYED_LENGTHS or is_word(bound, heads[slot], length))
+                             and same_symbols(chars, heads[slot], x, length)):
+        slot = keyed_lists.find_next(keys, key, slot)
+    return slot
+
+
+@inline
+def find_word(state, x, e):
+    """The lexicon slot of the word chars[x:e], or −1 when its count is 0."""
+    keys, heads, _ = lexicon(state)
+    return find_entry(state.chars, state.bound, keys, heads,
+                      word_key(state.prefix, state.power, x, e), x, e - x)
+
+
+@inline
+def find_listed(state, x, e):
+    """find_word for a word occurrence chars[x:e] of the current segmentation, which is in the
+    lexicon: when its key is in one entry only, that entry is the word's, and the comparison
+    of symbols (reads far from x) is saved."""
+    keys, heads, _ = lexicon(state)
+    key = word_key(state.prefix, state.power, x, e)
+    slot = keyed_lists.find(keys, key)
+    if keyed_lists.find_next(keys, key, slot) >= 0:
+        slot = find_entry(state.chars, state.bound, keys, heads, key, x, e - x)
+    return slot
+
+
+@inline
+def count_of(state, x, e):
+    """n_w of the word chars[x:e]."""
+    slot = find_word(state, x, e)
+    return 0 if slot < 0 else state.lexicon[SIZE, slot]
+
+
+@inline
+def add_word(state, x, e):
+    """Count one occurrence of the word chars[x:e] and put position x on its list (bound must
+    already segment it so)."""
+    slot = find_word(state, x, e)
+    if slot < 0:
+        slot = new_entry(state.lexicon, state.spare, state.counts, LEX_LIVE, LEX_CAPACITY,
+                         word_key(state.prefix, state.power, x, e))
+    keyed_lists.push(state.lexicon[HEAD], state.lexicon[SIZE], state.links[OCC_NEXT],
+                     state.links[OCC_PREV], slot, x)
+    state.counts[MEMO_END] = -1
+    state.counts[WORDS] += 1
+    state.counts[ENDS] += state.final[e - 1]
+
+
+@inline
+def remove_word(state, x, e):
+    """Uncount the word occurrence chars[x:e] and take x off its list (a word whose count
+    drops to 0 leaves the lexicon)."""
+    counts = state.counts
+    slot = find_listed(state, x, e)
+    keys, heads, sizes = lexicon(state)
+    if keyed_lists.unlink(keys, heads, sizes, state.links[OCC_NEXT], state.links[OCC_PREV],
+                          slot, x):
+        counts[LEX_LIVE] -= 1
+        counts[LEX_MOVES] += 1
+    counts[MEMO_END] = -1
+    counts[WORDS] -= 1
+    counts[ENDS] -= state.final[e - 1]
+
+
+@inline
+def count_word(state, x, e, delta):
+    """Count the word occurrence chars[x:e] back in (delta = 1) or out (−1) of n_w, N and E
+    while it stays on its list: a TYPE move sets its sites' words aside so (most go back
+    unchanged; keyed_lists' notes). Setting aside notes the word's slot, which counting back
+    reuses when no entry of the lexicon has moved since."""
+    counts, links = state.counts, state.links
+    if delta < 0 or links[ASIDE_MOVES, x] != counts[LEX_MOVES]:
+        links[ASIDE_SLOT, x] = find_listed(state, x, e)
+        links[ASIDE_MOVES, x] = counts[LEX_MOVES]
+    state.lexicon[SIZE, links[ASIDE_SLOT, x]] += delta
+    state.counts[MEMO_END] = -1
+    state.counts[WORDS] += delta
+    state.counts[ENDS] += delta * state.final[e - 1]
+
+
+@inline
+def drop_word(state, x, e):
+    """Take the set-aside word occurrence chars[x:e] off its list (bound must still segment
+    it so); a word whose list empties leaves the lexicon."""
+    slot = find_listed(state, x, e)
+    keys, heads, sizes = lexicon(state)
+    if keyed_lists.detach(keys, heads, sizes, state.links[OCC_NEXT], state.links[OCC_PREV],
+                          slot, x):
+        state.counts[LEX_LIVE] -= 1
+        state.counts[LEX_MOVES] += 1
+
+
+@inline
+def pair_key(state, a, p, e):
+    """The key of the boundary type (chars[a : p+1], chars[p+1 : e], whether e − 1 ends its
+    utterance): the word key of chars[a:e] with the split and the end flag mixed in."""
+    mixed = (np.uint64(word_key(state.prefix, state.power, a, e)) * HASH_BASE
+             + np.uint64(2 * (p + 1 - a) + state.final[e - 1]))
+    # multiplied once more before the shift drops a bit: the end flag is mixed's lowest bit
+    return np.int64((mixed * HASH_BASE) >> np.uint64(1))
+
+
+@inline
+def find_pair(state, a, p, e):
+    """The slot of the boundary type of chars[a:e] split after p (``pair_key``), or −1 when no
+    boundary has it. Entries whose key matches are checked exactly against the first boundary
+    of their list: same split, length, end flag and symbols."""
+    final = state.final[e - 1]
+    len1, length = p + 1 - a, e - a
+    key = pair_key(state, a, p, e)
+    keys, heads, _ = boundary_types(state)
+    slot = keyed_lists.find(keys, key)
+    while slot >= 0 and not same_pair(state, heads[slot], a, len1, length, final):
+        slot = keyed_lists.find_next(keys, key, slot)
+    return slot
+
+
+@inline
+def same_pair(state, q, a, len1, length, final):
+    """Whether the boundary after symbol q is of the type of chars[a : a + length] split after
+    len1 symbols, with end flag ``final``."""
+    x, y = word_start(state.bound, q), word_end(state.bound, q + 1)
+    return (q + 1 - x == len1 and y - x == length and state.final[y - 1] == final
+            and same_symbols(state.chars, x, a, length))
+
+
+@inline
+def file_boundary(state, q):
+    """Put the boundary after symbol q (a word end inside an utterance) on its type's list."""
+    a, e = word_start(state.bound, q), word_end(state.bound, q + 1)
+    slot = find_pair(state, a, q, e)
+    if slot < 0:
+        slot = new_entry(state.pairs, state.spare, state.counts, PAIR_LIVE, PAIR_CAPACITY,
+                         pair_key(state, a, q, e))
+    keyed_lists.push(state.pairs[HEAD], state.pairs[SIZE], state.links[PAIR_NEXT],
+                     state.links[PAIR_PREV], slot, q)
+
+
+@inline
+def unfile_boundary(state, q):
+    """Take the boundary after symbol q off its type's list (bound as when it was filed)."""
+    a, e = word_start(state.bound, q), word_end(state.bound, q + 1)
+    keys, heads, sizes = boundary_types(state)
+    key = pair_key(state, a, q, e)
+    slot = keyed_lists.find(keys, key)
+    if keyed_lists.find_next(keys, key, slot) >= 0:  # as find_listed: one entry is q's
+        slot = find_pair(state, a, q, e)
+    if keyed_lists.unlink(keys, heads, sizes, state.links[PAIR_NEXT], state.links[PAIR_PREV],
+                          slot, q):
+        state.counts[PAIR_LIVE] -= 1
+
+
+@inline
+def is_boundary(state, q):
+    """Whether a word ends after symbol q inside an utterance (a site with b = 1)."""
+    return q >= 0 and state.bound[q] == 1 and state.final[q] == 0
+
+
+@kernel
+def flip(state, p, v):
+    """Set b = v ≠ b after symbol p (not an utterance's last), moving the boundaries
+    whose words change to their new types' lists: p's own, and those just before and after its
+    words."""
+    a, e = word_start(state.bound, p), word_end(state.bound, p + 1)
+    moved = (a - 1, e - 1, p)  # (a − 1 and e − 1 are boundaries unless an utterance's edge)
+    for q in moved:
+        if is_boundary(state, q):
+            unfile_boundary(state, q)
+    state.bound[p] = v
+    for q in moved:
+        if is_boundary(state, q):
+            file_boundary(state, q)
+
+
+# --- word probabilities of any length ------------------------------------------------------------
+@inline
+def log_word_weight(state, n_w, length):
+    """log (n_w + α₀P₀(w)) for a word of ``length`` symbols, exact where α₀P₀ underflows (next
+    to a count ≥ 1 it vanishes; alone it is its log)."""
+    tiny = n_w == 0 and length > state.counts[LINEAR]
+    return state.base[LOG_BASE, length] if tiny else np.log(n_w + state.base[BASE, length])
+
+
+@inline
+def word_term(state, n_w, length):
+    """base[j] of block_delta for a word's term n_w + α₀P₀(w): its value, or — too small for
+    linear arithmetic — its log, a negative number (moves.step_ratio's convention)."""
+    tiny = n_w == 0 and length > state.counts[LINEAR]
+    return state.base[LOG_BASE, length] if tiny else n_w + state.base[BASE, length]
+
+
+@inline
+def log_rising_word(state, length, n_w):
+    """log (α₀P₀(w))^(n_w) for a word of ``length`` symbols."""
+    if length <= state.counts[LINEAR]:
+        total = log_rising(state.base[BASE, length], n_w)
+    else:  # b (b + 1) … (b + n_w − 1) with b < LINEAR_MIN: b next to 1 … n_w − 1 vanishes
+        total = state.base[LOG_BASE, length] + log_rising(1.0, n_w - 1)
+    return total
+
+
+@inline
+def split_weights(state, len1, len2, last_is_final, same, n_join, n_left, n_right, n, ends, w):
+    """w[0], w[1] ∝ p(b_s = 0 / 1 | rest) for a site between words w1 and w2 of len1 and len2
+    symbols (w = w1w2 when b_s = 0), given the counts without the site's own words: n_join,
+    n_left, n_right of w, w1, w2, and N, E. ``same``: 1 when w1 = w2.
+
+    eq. 4 with the shared factor 1 / ((N + α₀)(N + ρ)) cancelled:
+      b = 0 adds w:        (n_w + α₀P₀(w)) (c + ρ/2) (N + 1 + α₀) (N + 1 + ρ)
+      b = 1 adds w1, w2:   (n_1 + α₀P₀(w1)) (n_2 + [w1 = w2] + α₀P₀(w2)) (N − E + ρ/2) (c' + ρ/2)
+    where c, c' count the end flags like the last word's (E if it ends the utterance, else the
+    words that do not, w1's included for c'). Linear — no logs — unless w is too long for it.
+    """
+    alpha0, half_rho = state.params[ALPHA0], 0.5 * state.params[RHO]
+    c_join = ends if last_is_final else n - ends
+    c_split = ends if last_is_final else n - ends + 1
+    length = len1 + len2
+    if length <= state.counts[LINEAR]:  # so are w1 and w2: α₀P₀ falls with the length
+        w[0] = ((n_join + state.base[BASE, length]) * (c_join + half_rho)
+                * ((n + 1 + alpha0) * (n + 1 + 2.0 * half_rho)))
+        w[1] = ((n_left + state.base[BASE, len1]) * (n_right + same + state.base[BASE, len2])
+                * ((n - ends + half_rho) * (c_split + half_rho)))
+    else:
+        split_log_weights(state, len1, len2, c_join, c_split, n_join, n_left, n_right + same,
+                          n, ends, w)
+
+
+@kernel
+def split_log_weights(state, len1, len2, c_join, c_split, n_join, n_left, n_right, n, ends, w):
+    """split_weights' terms in logs, for a word w too long for linear arithmetic (arguments as
+    there; n_right includes [w1 = w2])."""
+    alpha0, half_rho = state.params[ALPHA0], 0.5 * state.params[RHO]
+    join = (log_word_weight(state, n_join, len1 + len2) + np.log(c_join + half_rho)
+            + np.log(n + 1 + alpha0) + np.log(n + 1 + 2.0 * half_rho))
+    split = (log_word_weight(state, n_left, len1) + log_word_weight(state, n_right, len2)
+             + np.log(n - ends + half_rho) + np.log(c_split + half_rho))
+    top = max(join, split)
+    w[0] = np.exp(join - top)
+    w[1] = np.exp(split - top)
 
 
 # --- the model interface -------------------------------------------------------------------------
@@ -268,12 +466,14 @@ def _get_value(state, s):
 
 @implements(interface.remove_site)
 def _remove_site(state, s):
+    # the words are set aside, not taken off their lists: add_site counts them back when b_s
+    # keeps its value, and only otherwise takes them off (drop_word)
     a, p, e = site_span(state, s)
     if state.bound[p]:
-        remove_word(state, a, p + 1)
-        remove_word(state, p + 1, e)
+        count_word(state, a, p + 1, -1)
+        count_word(state, p + 1, e, -1)
     else:
-        remove_word(state, a, e)
+        count_word(state, a, e, -1)
     for i in range(a, e):
         state.removed[i] = 1
 
@@ -281,50 +481,33 @@ def _remove_site(state, s):
 @implements(interface.add_site)
 def _add_site(state, s, v):
     a, p, e = site_span(state, s)
-    state.bound[p] = v
-    if v:
-        add_word(state, a, p + 1)
-        add_word(state, p + 1, e)
+    if v == state.bound[p]:
+        if v:
+            count_word(state, a, p + 1, 1)
+            count_word(state, p + 1, e, 1)
+        else:
+            count_word(state, a, e, 1)
     else:
-        add_word(state, a, e)
+        if v:
+            drop_word(state, a, e)
+        else:
+            drop_word(state, a, p + 1)
+            drop_word(state, p + 1, e)
+        flip(state, p, v)
+        if v:
+            add_word(state, a, p + 1)
+            add_word(state, p + 1, e)
+        else:
+            add_word(state, a, e)
     for i in range(a, e):
         state.removed[i] = 0
-
-
-@kernel
-def split_weights(state, a, p, e, n_join, n_left, n_right, n, ends, w):
-    """w[0], w[1] ∝ p(b_s = 0 / 1 | rest) for the words chars[a:e] around the site after p,
-    given the counts without the site's own words: n_join, n_left, n_right of w = [a, e),
-    w1 = [a, p], w2 = [p+1, e), and N, E.
-
-    eq. 4 with the shared factor 1 / ((N + α₀)(N + ρ)) cancelled:
-      b = 0 adds w:        (n_w + α₀P₀(w)) (c + ρ/2) (N + 1 + α₀) (N + 1 + ρ)
-      b = 1 adds w1, w2:   (n_1 + α₀P₀(w1)) (n_2 + [w1 = w2] + α₀P₀(w2)) (N − E + ρ/2) (c' + ρ/2)
-    where c, c' count the end flags like the last word's (E if it ends the utterance, else the
-    words that do not, w1's included for c'). Worked in logs: a long rare word cannot underflow
-    both weights to 0.
-    """
-    alpha0, rho = state.params[ALPHA0], state.params[RHO]
-    len1, len2 = p + 1 - a, e - p - 1
-    same = 1 if len1 == len2 and same_symbols(state.chars, a, p + 1, len1) else 0
-    last_is_final = state.final[e - 1]
-    c_join = ends if last_is_final else n - ends
-    c_split = ends if last_is_final else n - ends + 1
-    join = np.log((n_join + state.base[e - a]) * (c_join + 0.5 * rho)
-                  * (n + 1 + alpha0) * (n + 1 + rho))
-    split = np.log((n_left + state.base[len1]) * (n_right + same + state.base[len2])
-                   * (n - ends + 0.5 * rho) * (c_split + 0.5 * rho))
-    top = max(join, split)
-    w[0] = np.exp(join - top)
-    w[1] = np.exp(split - top)
 
 
 @implements(interface.site_weights)
 def _site_weights(state, s, w):
     a, p, e = site_span(state, s)
-    n = state.lex_count
-    split_weights(state, a, p, e, count_in(n, lex_find(state, a, e)),
-                  count_in(n, lex_find(state, a, p + 1)), count_in(n, lex_find(state, p + 1, e)),
+    split_weights(state, p + 1 - a, e - p - 1, state.final[e - 1], same_halves(state, a, p, e),
+                  count_of(state, a, e), count_of(state, a, p + 1), count_of(state, p + 1, e),
                   state.counts[WORDS], state.counts[ENDS], w)
 
 
@@ -333,27 +516,52 @@ def _token_weights(state, s, w):
     # the site's own words are counted: take them off by hand instead of from the table, so a
     # TOKEN move that keeps b_s (most of them, after burn-in) writes nothing
     a, p, e = site_span(state, s)
-    n = state.lex_count
-    n_join = count_in(n, lex_find(state, a, e))
-    n_left = count_in(n, lex_find(state, a, p + 1))
-    n_right = count_in(n, lex_find(state, p + 1, e))
+    same = same_halves(state, a, p, e)
+    last_is_final = state.final[e - 1]
+    # the word holding symbol p is the one that held p + 1 at the site before (remembered)
     if state.bound[p]:
-        n_left -= 1
-        n_right -= 1
-        if e - p - 1 == p + 1 - a and same_symbols(state.chars, a, p + 1, p + 1 - a):
-            n_left -= 1   # w1 = w2: one entry counted both words
-            n_right -= 1
-        own_words = 2
+        own = 2
+        n_join = count_of(state, a, e)
+        n_left = remembered_count(state, a, p + 1) - 1 - same  # w1 = w2: one entry, both words
+        n_right = n_left if same else remembered_count(state, p + 1, e) - 1
     else:
-        n_join -= 1
-        own_words = 1
-    split_weights(state, a, p, e, n_join, n_left, n_right, state.counts[WORDS] - own_words,
-                  state.counts[ENDS] - state.final[e - 1], w)
+        own = 1
+        n_join = remembered_count(state, a, e) - 1
+        n_left = count_of(state, a, p + 1)
+        n_right = n_left if same else count_of(state, p + 1, e)
+    split_weights(state, p + 1 - a, e - p - 1, last_is_final, same, n_join, n_left, n_right,
+                  state.counts[WORDS] - own, state.counts[ENDS] - last_is_final, w)
+
+
+@inline
+def remembered_count(state, x, e):
+    """n_w of the word occurrence chars[x:e] of the current segmentation, remembered from the
+    last call when the lexicon has not changed since (TOKEN's next site needs it again), and
+    remembered for the next."""
+    counts = state.counts
+    if counts[MEMO_START] != x or counts[MEMO_END] != e:
+        counts[MEMO_START], counts[MEMO_END] = x, e
+        counts[MEMO_COUNT] = state.lexicon[SIZE, find_listed(state, x, e)]
+    return counts[MEMO_COUNT]
 
 
 @implements(interface.set_value)
 def _set_value(state, s, v):
-    moves.set_by_removal(state, s, v)
+    # a TOKEN flip: the site's words are replaced, no TYPE move is under way (removed untouched)
+    a, p, e = site_span(state, s)
+    if state.bound[p] == v:
+        return
+    if v:
+        remove_word(state, a, e)
+    else:
+        remove_word(state, a, p + 1)
+        remove_word(state, p + 1, e)
+    flip(state, p, v)
+    if v:
+        add_word(state, a, p + 1)
+        add_word(state, p + 1, e)
+    else:
+        add_word(state, a, e)
 
 
 @implements(interface.conflicts)
@@ -365,42 +573,30 @@ def _conflicts(state, s):
 
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
-    # t(z, s) = (w1, w2, whether w2 ends its utterance), where w = w1w2 is the word when b_s = 0.
-    # Its sites: the split point |w1| inside each occurrence of the word w, and the boundary of
-    # each adjacent pair w1|w2 in one utterance, found by walking the shorter of the two lists;
-    # either way with the end flag of s0's last word. Sorted by position, a fixed order.
+    # t(z, s) = (w1, w2, whether w2 ends its utterance), where w = w1w2 is the word when b_s = 0:
+    # the split point |w1| inside each occurrence of the word w with the end flag, and the list
+    # of the type in the boundary index. In list order, not sorted: moves.gather_block sorts
+    # them in the rare case where the order matters (a conflict), and sorting the large blocks
+    # of frequent types cost a tenth of a TYPE sweep.
     a, p, e = site_span(state, s0)
-    len1, len2 = p + 1 - a, e - p - 1
+    len1, length = p + 1 - a, e - a
     final = state.final[e - 1]
     k = 0
-    slot = lex_find(state, a, e)
+    slot = find_word(state, a, e)
     if slot >= 0:
-        x = state.lex_head[slot]
+        x = state.lexicon[HEAD, slot]
         while x >= 0:
-            if state.final[x + len1 + len2 - 1] == final:
+            if state.final[x + length - 1] == final:
                 out[k] = state.site_of[x + len1 - 1]
                 k += 1
-            x = state.occ_next[x]
-    slot1 = lex_find(state, a, p + 1)
-    slot2 = lex_find(state, p + 1, e)
-    if slot1 >= 0 and slot2 >= 0:
-        if state.lex_count[slot1] <= state.lex_count[slot2]:
-            x = state.lex_head[slot1]
-            while x >= 0:  # w1 at x: then w2, in the same utterance, with the end flag?
-                if (state.final[x + len1 - 1] == 0 and state.final[x + len1 + len2 - 1] == final
-                        and is_word_at(state, x + len1, len2, p + 1)):
-                    out[k] = state.site_of[x + len1 - 1]
-                    k += 1
-                x = state.occ_next[x]
-        else:
-            y = state.lex_head[slot2]
-            while y >= 0:  # w2 at y: after w1, in the same utterance, with the end flag?
-                if (y >= len1 and state.final[y - 1] == 0 and state.final[y + len2 - 1] == final
-                        and is_word_at(state, y - len1, len1, a)):
-                    out[k] = state.site_of[y - 1]
-                    k += 1
-                y = state.occ_next[y]
-    sort_prefix(out, k)
+            x = state.links[OCC_NEXT, x]
+    slot = find_pair(state, a, p, e)
+    if slot >= 0:
+        q = state.pairs[HEAD, slot]
+        while q >= 0:
+            out[k] = state.site_of[q]
+            k += 1
+            q = state.links[PAIR_NEXT, q]
     return k
 
 
@@ -412,18 +608,17 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
     alpha0, rho = state.params[ALPHA0], state.params[RHO]
     n, ends = state.counts[WORDS], state.counts[ENDS]
     len1, len2 = p + 1 - a, e - p - 1
-    n_join = count_in(state.lex_count, lex_find(state, a, e))
-    n_left = count_in(state.lex_count, lex_find(state, a, p + 1))
-    n_right = count_in(state.lex_count, lex_find(state, p + 1, e))
+    n_left = count_of(state, a, p + 1)
     j = 0
-    base[j], d0[j], d1[j], sign[j] = n_join + state.base[e - a], 1, 0, 1.0
+    base[j], d0[j], d1[j], sign[j] = word_term(state, count_of(state, a, e), e - a), 1, 0, 1.0
     j += 1
-    if len1 == len2 and same_symbols(state.chars, a, p + 1, len1):
-        base[j], d0[j], d1[j], sign[j] = n_left + state.base[len1], 0, 2, 1.0
+    if same_halves(state, a, p, e):
+        base[j], d0[j], d1[j], sign[j] = word_term(state, n_left, len1), 0, 2, 1.0
         j += 1
     else:
-        base[j], d0[j], d1[j], sign[j] = n_left + state.base[len1], 0, 1, 1.0
-        base[j + 1], d0[j + 1], d1[j + 1], sign[j + 1] = n_right + state.base[len2], 0, 1, 1.0
+        base[j], d0[j], d1[j], sign[j] = word_term(state, n_left, len1), 0, 1, 1.0
+        base[j + 1], d0[j + 1], d1[j + 1], sign[j + 1] = (
+            word_term(state, count_of(state, p + 1, e), len2), 0, 1, 1.0)
         j += 2
     base[j], d0[j], d1[j], sign[j] = alpha0 + n, 1, 2, -1.0
     j += 1
@@ -440,23 +635,16 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
 
 # --- building a state and scoring it -------------------------------------------------------------
 @kernel
-def fill_prefix_hashes(chars, prefix, power):
-    """prefix[i] = hash of chars[:i], power[i] = HASH_BASE^i (uint64[T + 1], wrapping)."""
-    prefix[0] = 0
-    power[0] = 1
-    for i in range(chars.shape[0]):
-        prefix[i + 1] = prefix[i] * HASH_BASE + np.uint64(chars[i] + 1)
-        power[i + 1] = power[i] * HASH_BASE
-
-
-@kernel
 def count_all_words(state):
-    """Add every word of the segmentation ``bound`` to an empty lexicon, in corpus order."""
+    """Fill the empty lexicon and boundary index from the segmentation ``bound``, in corpus
+    order."""
     start = 0
     for i in range(state.chars.shape[0]):
         if state.bound[i]:
             add_word(state, start, i + 1)
             start = i + 1
+            if state.final[i] == 0:
+                file_boundary(state, i)
 
 
 @kernel
@@ -465,9 +653,11 @@ def log_likelihood(state):
     + log (ρ/2)^(E) + log (ρ/2)^(N−E) − log ρ^(N)."""
     alpha0, rho = state.params[ALPHA0], state.params[RHO]
     n, ends = state.counts[WORDS], state.counts[ENDS]
+    keys, heads, sizes = lexicon(state)
     total = 0.0
-    for i in range(state.lex_count.shape[0]):
-        if state.lex_len[i] != 0 and state.lex_count[i] > 0:
-            total += log_rising(state.base[state.lex_len[i]], state.lex_count[i])
+    for slot in range(keys.shape[0]):
+        if keys[slot] != keyed_lists.EMPTY:
+            head = heads[slot]
+            total += log_rising_word(state, word_end(state.bound, head) - head, sizes[slot])
     return (total - log_rising(alpha0, n) + log_rising(0.5 * rho, ends)
             + log_rising(0.5 * rho, n - ends) - log_rising(rho, n))

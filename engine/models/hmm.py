@@ -188,9 +188,9 @@ class HmmModel:
             if len(tokens) != state.slot_size[slot]:
                 raise AssertionError(f"the type index's slot {slot} miscounts its tokens")
             index[int(state.slot_key[slot])] = sorted(tokens)
-        return {"trans": state.trans.copy(), "trans_total": state.trans_total.copy(),
-                "emit": state.emit.copy(), "emit_total": state.emit_total.copy(),
-                "type_index": index}
+        tables = ("trans", "trans_total", "emit", "emit_total",  # the counts, and the
+                  "trans_num_t", "emit_num_t", "inv_den")           # float copies TOKEN reads
+        return {name: getattr(state, name).copy() for name in tables} | {"type_index": index}
 
     def describe_site(self, state, s):
         """The token's type as `previous → “word” → next` (· for a sentence edge)."""

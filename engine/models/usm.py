@@ -53,6 +53,7 @@ class UsmModel:
     )
     init_options = ()
     needs_data = True
+    display = "segmentation"  # how pages draw its analysis (ui/views.py)
     order = 1
     state_class = kernels.UsmState
     kernel_modules = (kernels, usm_sentence)
@@ -119,22 +120,23 @@ class UsmModel:
         if bound.shape != self.final.shape or not bound[self.final == 1].all():
             raise ValueError("a segmentation must give every symbol a 0/1 and end every utterance")
         t = len(self.chars)
-        # the arrays can hold every word of any segmentation at load ≤ 1/2; only the first
-        # counts[CAPACITY] slots are used, doubling as the lexicon grows
+        # the tables can hold every word and boundary of any segmentation at load ≤ 1/2; only
+        # their first counts[…_CAPACITY] slots are used, doubling as they fill
         capacity = max(kernels.MIN_CAPACITY, 1 << int(2 * t).bit_length())
-        used = kernels.MIN_CAPACITY
+        # α₀P₀ falls with the length (and base[0] = 0): the lengths worked linearly are 1 … this
+        linear = int(np.count_nonzero(self.base[kernels.BASE] >= kernels.LINEAR_MIN))
+        counts = np.zeros(11, np.int64)
+        counts[[kernels.LEX_CAPACITY, kernels.PAIR_CAPACITY]] = kernels.MIN_CAPACITY
+        counts[kernels.LINEAR] = linear
+        counts[kernels.MEMO_END] = -1
+        lexicon, pairs = np.zeros((3, capacity), np.int64), np.zeros((3, capacity), np.int64)
+        lexicon[kernels.KEY] = pairs[kernels.KEY] = -1  # empty slots
         state = kernels.UsmState(
             chars=self.chars, bound=bound, final=self.final, utt_start=self.utt_start,
-            site_pos=self.site_pos,
-            site_of=self.site_of, prefix=self.prefix, power=self.power, base=self.base,
-            params=np.array([self.alpha0, self.rho]),
-            lex_key=np.zeros(capacity, np.uint64), lex_start=np.zeros(capacity, np.int64),
-            lex_len=np.zeros(capacity, np.int64), lex_count=np.zeros(capacity, np.int64),
-            lex_head=np.full(capacity, -1, np.int64), spare_key=np.zeros(capacity // 2, np.uint64),
-            spare=np.zeros((4, capacity // 2), np.int64),
-            occ_next=np.full(t, -1, np.int64), occ_prev=np.full(t, -1, np.int64),
-            counts=np.array([0, 0, 0, used, 64 - used.bit_length() + 1], dtype=np.int64),
-            removed=np.zeros(t, np.uint8))
+            site_pos=self.site_pos, site_of=self.site_of, prefix=self.prefix, power=self.power,
+            base=self.base, params=np.array([self.alpha0, self.rho]), lexicon=lexicon,
+            pairs=pairs, spare=np.zeros((3, capacity // 2), np.int64),
+            links=np.full((6, t), -1, np.int64), counts=counts, removed=np.zeros(t, np.uint8))
         kernels.count_all_words(state)
         return state
 
@@ -169,20 +171,25 @@ class UsmModel:
         return state.bound[self.site_pos]
 
     def counts(self, state):
-        """The running lexicon as {word: (n_w, sorted positions of its occurrences)}, and N, E."""
+        """The running indexes in a canonical form: the lexicon as {word: (n_w, sorted starts
+        of its occurrences)}, the boundary index as {type key: its entries' sorted boundary
+        symbols}, and N, E."""
+        word_ends = np.flatnonzero(state.bound) + 1
         lexicon = {}
-        for slot in np.flatnonzero(state.lex_len[:state.counts[kernels.CAPACITY]]):
-            start, length = state.lex_start[slot], state.lex_len[slot]
-            word = "".join(self.alphabet[c] for c in self.chars[start:start + length])
-            positions, x = [], state.lex_head[slot]
-            while x >= 0:
-                positions.append(int(x))
-                x = state.occ_next[x]
+        for key, head, count in zip(*keyed_slots(state.lex_key, state.lex_head, state.lex_count,
+                                                 state.counts[kernels.LEX_CAPACITY])):
+            end = word_ends[np.searchsorted(word_ends, head, side="right")]
+            word = "".join(self.alphabet[c] for c in self.chars[head:end])
             if word in lexicon:
-                raise AssertionError(f"the word {word!r} has two slots in the lexicon")
-            lexicon[word] = (int(state.lex_count[slot]), sorted(positions))
-        return {"lexicon": lexicon, "words": int(state.counts[kernels.WORDS]),
-                "ends": int(state.counts[kernels.ENDS])}
+                raise AssertionError(f"the word {word!r} has two entries in the lexicon")
+            lexicon[word] = (int(count), linked(head, state.occ_next, count))
+        pairs = {}  # key → its entries' lists (entries of different types may share a key)
+        for key, head, size in zip(*keyed_slots(state.pair_key, state.pair_head, state.pair_size,
+                                                state.counts[kernels.PAIR_CAPACITY])):
+            pairs.setdefault(int(key), []).append(linked(head, state.pair_next, size))
+        pairs = {key: sorted(lists) for key, lists in pairs.items()}
+        return {"lexicon": lexicon, "boundary_types": pairs,
+                "words": int(state.counts[kernels.WORDS]), "ends": int(state.counts[kernels.ENDS])}
 
     def describe_site(self, state, s):
         """The site's type as `w1|w2 · w1w2` (⟩ when w2 ends its utterance)."""
@@ -254,6 +261,23 @@ class UsmModel:
         return out
 
 
+def keyed_slots(keys, heads, sizes, used):
+    """(keys, heads, sizes) of the live slots among the first ``used`` of a keyed_lists table."""
+    live = np.flatnonzero(keys[:used] >= 0)
+    return keys[live], heads[live], sizes[live]
+
+
+def linked(head, next_item, size):
+    """The items of the list starting at ``head``, sorted (checking it holds ``size``)."""
+    items, x = [], head
+    while x >= 0:
+        items.append(int(x))
+        x = next_item[x]
+    if len(items) != size:
+        raise AssertionError(f"a list from {head} holds {len(items)} items, counted {size}")
+    return sorted(items)
+
+
 def check_hyperparameters(alpha0, p_boundary, rho):
     """Refuse values outside the model's range with a message naming the setting."""
     if not (math.isfinite(alpha0) and alpha0 > 0):
@@ -265,13 +289,14 @@ def check_hyperparameters(alpha0, p_boundary, rho):
 
 
 def word_base(longest, n_symbols, alpha0, p_boundary):
-    """α₀ P₀(w) by word length M = 0 … longest: α₀ p# (1 − p#)^(M−1) / |Σ|^M (float64[longest+1])."""
+    """α₀ P₀(w) by word length M = 0 … longest, α₀ p# (1 − p#)^(M−1) / |Σ|^M, and its log.
+
+    Returns float64[2, longest + 1]: row 0 the value, which underflows towards 0 for long words
+    (the kernels use it only where it cannot: engine.kernels.usm.LINEAR_MIN), row 1 its log,
+    exact for any length. M = 0 is no word: 0 and −inf.
+    """
     m = np.arange(longest + 1, dtype=float)
     log_base = (math.log(alpha0) + math.log(p_boundary) + (m - 1) * math.log1p(-p_boundary)
                 - m * math.log(n_symbols))
-    base = np.exp(log_base)
-    base[0] = 0.0
-    if longest >= 1 and not base[longest] > 1e-300:
-        raise ValueError(f"an utterance of {longest:,} symbols is too long for this model "
-                         "(its base probability underflows): split long lines into utterances")
-    return base
+    log_base[0] = -np.inf
+    return np.stack([np.exp(log_base), log_base])

@@ -50,15 +50,17 @@ def random_corpus(seed, n_utterances=60):
 def lexicon_of(model, state):
     """{word: (count, sorted start positions)} read from the state's table and lists."""
     out = {}
-    for slot in np.flatnonzero(state.lex_len[:state.counts[kernels.CAPACITY]]):
-        start, length = state.lex_start[slot], state.lex_len[slot]
+    keys, heads, sizes = state.lexicon[:, :state.counts[kernels.LEX_CAPACITY]]
+    for slot in np.flatnonzero(keys >= 0):
+        start = heads[slot]
+        length = kernels.word_end(state.bound, start) - start
         word = "".join(model.alphabet[c] for c in model.chars[start:start + length])
-        positions, x = [], state.lex_head[slot]
+        positions, x = [], heads[slot]
         while x >= 0:
             positions.append(int(x))
-            x = state.occ_next[x]
+            x = state.links[kernels.OCC_NEXT, x]
         assert word not in out, "a word has two slots"
-        out[word] = (int(state.lex_count[slot]), sorted(positions))
+        out[word] = (int(sizes[slot]), sorted(positions))
     return out
 
 
@@ -86,7 +88,7 @@ def test_running_counts_and_word_index_equal_rebuilt_ones_after_thousands_of_mov
         n_words = sum(len(words) for words in model.words(state))
         assert state.counts[kernels.WORDS] == n_words
         assert state.counts[kernels.ENDS] == len(model.texts)
-        assert state.counts[kernels.LIVE] == len(lexicon_from_scratch(model, state))
+        assert state.counts[kernels.LEX_LIVE] == len(lexicon_from_scratch(model, state))
         assert not state.removed.any()
         assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-8)
 
