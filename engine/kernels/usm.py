@@ -10,7 +10,8 @@ symbol. Two Dirichlet-process "restaurants" generate the corpus (eq. 3):
 Two indexes, both engine.core.keyed_lists tables keyed by hashes of symbols
 (engine.core.word_hash), find a type's sites without scanning the corpus (§4.4):
 
-- the lexicon: word → the positions where it occurs; the list's size is n_w;
+- the lexicon: word → the positions where it occurs; the list's size is n_w (inside a TYPE
+  move, the removed sites' words stay on their lists, set aside: see ``count_word``);
 - the boundaries: (w1, w2, whether w2 ends its utterance) → the boundaries between such a pair.
 
 The type of site s is t = (w1, w2, end flag), `w1|w2` when b_s = 1 and `w1w2` when 0: its sites
@@ -45,9 +46,9 @@ from engine.kernels.interface import for_state
 
 # rows of UsmState.counts, of its tables (lexicon, pairs, spare), of its links and of its base
 WORDS, ENDS, LEX_LIVE, LEX_CAPACITY, PAIR_LIVE, PAIR_CAPACITY, LINEAR = range(7)
-MEMO_START, MEMO_END, MEMO_COUNT, LEX_MOVES = range(7, 11)
+MEMO_START, MEMO_END, MEMO_COUNT = range(7, 10)
 KEY, HEAD, SIZE = range(3)
-OCC_NEXT, OCC_PREV, PAIR_NEXT, PAIR_PREV, ASIDE_SLOT, ASIDE_MOVES = range(6)
+OCC_NEXT, OCC_PREV, PAIR_NEXT, PAIR_PREV = range(4)
 BASE, LOG_BASE = range(2)
 
 
@@ -75,17 +76,15 @@ class UsmState(namedtuple("UsmState", [
     spare : int64[3, C / 2]  room for one table's entries while it grows (each table uses only
                              its first counts[LEX_CAPACITY] or counts[PAIR_CAPACITY] slots,
                              doubling as it fills)
-    links : int64[6, T]      the lists' links (keyed_lists' item_next, item_prev): rows
+    links : int64[4, T]      the lists' links (keyed_lists' item_next, item_prev): rows
                              OCC_NEXT, OCC_PREV the next and previous occurrence of a word, by
                              the occurrence's start; rows PAIR_NEXT, PAIR_PREV those of a
-                             boundary, by its symbol; rows ASIDE_SLOT, ASIDE_MOVES the slot of
-                             a word set aside by TYPE, by its start, and counts[LEX_MOVES] then
-    counts : int64[11]       N (words), E (utterance-final words), words in the lexicon and its
+                             boundary, by its symbol
+    counts : int64[10]       N (words), E (utterance-final words), words in the lexicon and its
                              capacity in use, boundary types and their capacity in use, the
-                             longest word length worked linearly (α₀P₀ ≥ LINEAR_MIN), a word
+                             longest word length worked linearly (α₀P₀ ≥ LINEAR_MIN), and a word
                              chars[start:end] with its n_w, remembered by TOKEN (end = −1:
-                             none; any change to the lexicon forgets it), and how many times
-                             the lexicon's entries have moved (deleted or rehashed)
+                             none; any change to the lexicon forgets it)
     removed : uint8[T]       1 on the symbols of words removed inside a TYPE move
 
     Arrays of one kind and length share a 2-D array: a call that is not inlined passes every array
@@ -190,7 +189,6 @@ def new_entry(table, spare, counts, live, capacity, key):
         counts[capacity] = keyed_lists.grow(table[KEY], table[HEAD], table[SIZE],
                                             counts[capacity], spare[KEY], spare[HEAD],
                                             spare[SIZE])
-        counts[LEX_MOVES] += 1  # (the boundary index's growth counts too: harmless)
     used = counts[capacity]
     counts[live] += 1
     return keyed_lists.new_slot(table[KEY, :used], table[HEAD, :used], table[SIZE, :used], key)
@@ -199,7 +197,7 @@ def new_entry(table, spare, counts, live, capacity, key):
 @inline
 def find_entry(chars, bound, keys, heads, key, x, length):
     """The lexicon slot of the word chars[x : x + length] (key ``key``; keys: the table in
-    use), or −1 when its count is 0.
+    use), or −1 when it has none (count 0 — or inside a TYPE move, every occurrence set aside).
 
     Entries whose key matches are checked against the word exactly: the occurrence at the head
     of their list must have the same symbols, and the same length (which the key tells unless
@@ -214,7 +212,7 @@ def find_entry(chars, bound, keys, heads, key, x, length):
 
 @inline
 def find_word(state, x, e):
-    """The lexicon slot of the word chars[x:e], or −1 when its count is 0."""
+    """The lexicon slot of the word chars[x:e], or −1 (``find_entry``)."""
     keys, heads, _ = lexicon(state)
     return find_entry(state.chars, state.bound, keys, heads,
                       word_key(state.prefix, state.power, x, e), x, e - x)
@@ -265,7 +263,6 @@ def remove_word(state, x, e):
     if keyed_lists.unlink(keys, heads, sizes, state.links[OCC_NEXT], state.links[OCC_PREV],
                           slot, x):
         counts[LEX_LIVE] -= 1
-        counts[LEX_MOVES] += 1
     counts[MEMO_END] = -1
     counts[WORDS] -= 1
     counts[ENDS] -= state.final[e - 1]
@@ -275,13 +272,8 @@ def remove_word(state, x, e):
 def count_word(state, x, e, delta):
     """Count the word occurrence chars[x:e] back in (delta = 1) or out (−1) of n_w, N and E
     while it stays on its list: a TYPE move sets its sites' words aside so (most go back
-    unchanged; keyed_lists' notes). Setting aside notes the word's slot, which counting back
-    reuses when no entry of the lexicon has moved since."""
-    counts, links = state.counts, state.links
-    if delta < 0 or links[ASIDE_MOVES, x] != counts[LEX_MOVES]:
-        links[ASIDE_SLOT, x] = find_listed(state, x, e)
-        links[ASIDE_MOVES, x] = counts[LEX_MOVES]
-    state.lexicon[SIZE, links[ASIDE_SLOT, x]] += delta
+    unchanged; keyed_lists' notes)."""
+    state.lexicon[SIZE, find_listed(state, x, e)] += delta
     state.counts[MEMO_END] = -1
     state.counts[WORDS] += delta
     state.counts[ENDS] += delta * state.final[e - 1]
@@ -296,7 +288,6 @@ def drop_word(state, x, e):
     if keyed_lists.detach(keys, heads, sizes, state.links[OCC_NEXT], state.links[OCC_PREV],
                           slot, x):
         state.counts[LEX_LIVE] -= 1
-        state.counts[LEX_MOVES] += 1
 
 
 @inline

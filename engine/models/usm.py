@@ -125,7 +125,7 @@ class UsmModel:
         capacity = max(kernels.MIN_CAPACITY, 1 << int(2 * t).bit_length())
         # α₀P₀ falls with the length (and base[0] = 0): the lengths worked linearly are 1 … this
         linear = int(np.count_nonzero(self.base[kernels.BASE] >= kernels.LINEAR_MIN))
-        counts = np.zeros(11, np.int64)
+        counts = np.zeros(10, np.int64)
         counts[[kernels.LEX_CAPACITY, kernels.PAIR_CAPACITY]] = kernels.MIN_CAPACITY
         counts[kernels.LINEAR] = linear
         counts[kernels.MEMO_END] = -1
@@ -136,7 +136,7 @@ class UsmModel:
             site_pos=self.site_pos, site_of=self.site_of, prefix=self.prefix, power=self.power,
             base=self.base, params=np.array([self.alpha0, self.rho]), lexicon=lexicon,
             pairs=pairs, spare=np.zeros((3, capacity // 2), np.int64),
-            links=np.full((6, t), -1, np.int64), counts=counts, removed=np.zeros(t, np.uint8))
+            links=np.full((4, t), -1, np.int64), counts=counts, removed=np.zeros(t, np.uint8))
         kernels.count_all_words(state)
         return state
 
