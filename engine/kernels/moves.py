@@ -199,6 +199,17 @@ def step_ratio(m, size, n_terms, base, d0, d1, sign):
     return num / den, log_part
 
 
+@inline
+def delta_terms(state, s0, v0, v1, base, d0, d1, sign):
+    """block_delta's terms, refused when there are more than MAX_DELTA_TERMS: the buffers are
+    sized for that many, and a model that writes past them would corrupt the next row."""
+    n_terms = block_delta(state, s0, v0, v1, base, d0, d1, sign)
+    if n_terms > MAX_DELTA_TERMS:
+        raise ValueError("block_delta wrote more terms of eq. 9 than MAX_DELTA_TERMS "
+                         "(engine/kernels/moves.py): raise the limit")
+    return n_terms
+
+
 @kernel
 def block_log_g(state, s0, v0, v1, size, log_g, base, d0, d1, sign):
     """log g(m) − log g(0) of eq. 9 for m = 0 … size (m = sites set to v1), written into
@@ -207,7 +218,7 @@ def block_log_g(state, s0, v0, v1, size, log_g, base, d0, d1, sign):
     The block must be removed (``gather_block``); base, d0, d1, sign are work buffers of
     length MAX_DELTA_TERMS (see ``step_ratio``).
     """
-    n_terms = block_delta(state, s0, v0, v1, base, d0, d1, sign)
+    n_terms = delta_terms(state, s0, v0, v1, base, d0, d1, sign)
     terms_log_g(size, n_terms, log_g, base, d0, d1, sign)
 
 
@@ -356,7 +367,7 @@ def sample_block(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, cho
         m = draw_one_site(rng, state, s0, v0, v1, inv_temp, greedy, base, log_p, log_g)
         scaled = True
     else:
-        n_terms = block_delta(state, s0, v0, v1, base, d0, d1, sign)
+        n_terms = delta_terms(state, s0, v0, v1, base, d0, d1, sign)
         m = -1
         if inv_temp == 1.0 and not greedy:
             m = draw_m_scaled(rng, size, n_terms, base, d0, d1, sign, log_p, log_g)

@@ -439,6 +439,31 @@ def split_log_weights(state, len1, len2, c_join, c_split, n_join, n_left, n_righ
     w[1] = np.exp(split - top)
 
 
+@inline
+def refile_words(state, a, p, e, v, counted):
+    """Flip b_p to v for the site spanning chars[a:e]: its words of the other value leave the
+    lexicon (still counted, or set aside by remove_site) and those of v join it."""
+    if v:
+        take_word(state, a, e, counted)
+    else:
+        take_word(state, a, p + 1, counted)
+        take_word(state, p + 1, e, counted)
+    flip(state, p, v)
+    if v:
+        add_word(state, a, p + 1)
+        add_word(state, p + 1, e)
+    else:
+        add_word(state, a, e)
+
+
+@inline
+def take_word(state, x, e, counted):
+    if counted:
+        remove_word(state, x, e)
+    else:
+        drop_word(state, x, e)
+
+
 # --- the model interface -------------------------------------------------------------------------
 @implements(interface.n_sites)
 def _n_sites(state):
@@ -479,17 +504,7 @@ def _add_site(state, s, v):
         else:
             count_word(state, a, e, 1)
     else:
-        if v:
-            drop_word(state, a, e)
-        else:
-            drop_word(state, a, p + 1)
-            drop_word(state, p + 1, e)
-        flip(state, p, v)
-        if v:
-            add_word(state, a, p + 1)
-            add_word(state, p + 1, e)
-        else:
-            add_word(state, a, e)
+        refile_words(state, a, p, e, v, False)
     for i in range(a, e):
         state.removed[i] = 0
 
@@ -540,19 +555,8 @@ def remembered_count(state, x, e):
 def _set_value(state, s, v):
     # a TOKEN flip: the site's words are replaced, no TYPE move is under way (removed untouched)
     a, p, e = site_span(state, s)
-    if state.bound[p] == v:
-        return
-    if v:
-        remove_word(state, a, e)
-    else:
-        remove_word(state, a, p + 1)
-        remove_word(state, p + 1, e)
-    flip(state, p, v)
-    if v:
-        add_word(state, a, p + 1)
-        add_word(state, p + 1, e)
-    else:
-        add_word(state, a, e)
+    if state.bound[p] != v:
+        refile_words(state, a, p, e, v, True)
 
 
 @implements(interface.conflicts)

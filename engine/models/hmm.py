@@ -14,7 +14,7 @@ from engine.core.state import clone
 from engine.kernels import hmm as kernels
 from engine.kernels import hmm_sentence
 from engine.metrics import confusion, tagging_scores
-from engine.models.protocol import Option, SiteView
+from engine.models.protocol import CorpusModel, Option, SiteView
 from engine.models.registry import register
 
 BOUNDARY = "·"  # how a page writes the boundary state 0 in a type
@@ -23,7 +23,7 @@ CORPUS_FIELDS = ("words", "first", "last", "sent_start", "params")
 
 
 @register
-class HmmModel:
+class HmmModel(CorpusModel):
     """Sentences of words under the HMM with K states.
 
     Parameters
@@ -55,13 +55,10 @@ class HmmModel:
                choices=(AUTO,) + FORMATS),
         Option("lowercase", "--lowercase", bool, False, "lowercase the words"),
     )
-    init_options = ()
-    needs_data = True
     display = "tagging"  # how pages draw its analysis (ui/views.py)
     order = 2
     state_class = kernels.HmmState
     kernel_modules = (kernels, hmm_sentence)
-    notes = ()  # what reading the corpus left out, for the user
     lowercased = False  # whether build lowercased the corpus's words
 
     @classmethod

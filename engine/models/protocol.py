@@ -147,3 +147,12 @@ class Model(Protocol):
 
     # Optional: ``warm_lesson(self)`` runs once at start-up any kernel the model's lesson page
     # uses beyond the samplers' (the toy's exact posterior); the warm-up calls it when present.
+
+
+class CorpusModel:
+    """Defaults for a model that reads a corpus (every model but the toy): no initialisation
+    beyond η, and nothing left out of the corpus until ``build`` says so."""
+
+    init_options = ()
+    needs_data = True
+    notes = ()  # what reading the corpus left out (blank lines, …), for the user

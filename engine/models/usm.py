@@ -17,7 +17,7 @@ from engine.core.state import clone
 from engine.kernels import usm as kernels
 from engine.kernels import usm_sentence
 from engine.metrics import segmentation_scores
-from engine.models.protocol import Option, SiteView
+from engine.models.protocol import CorpusModel, Option, SiteView
 from engine.models.registry import register
 
 # the state's fields that hold the corpus: read by kernels, never written, shared by copies
@@ -26,7 +26,7 @@ CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "prefix",
 
 
 @register
-class UsmModel:
+class UsmModel(CorpusModel):
     """A corpus of utterances (strings of one-character symbols) under the USM.
 
     Parameters
@@ -51,8 +51,6 @@ class UsmModel:
                "p#, the base distribution's word-end probability", 1e-9, 1 - 1e-9),
         Option("rho", "--rho", float, 2.0, "ρ, the utterance-end prior", 1e-9, 1e9),
     )
-    init_options = ()
-    needs_data = True
     display = "segmentation"  # how pages draw its analysis (ui/views.py)
     order = 1
     state_class = kernels.UsmState
@@ -71,8 +69,6 @@ class UsmModel:
     @classmethod
     def tiny(cls):
         return cls(["abab", "ba"], gold_bound=[0, 1, 0, 1, 0, 1])
-
-    notes = ()  # what reading the corpus left out, for the user
 
     def __init__(self, texts, gold_bound=None, alpha0=20.0, p_boundary=0.5, rho=2.0):
         check_hyperparameters(alpha0, p_boundary, rho)

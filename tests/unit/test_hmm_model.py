@@ -16,25 +16,13 @@ def random_corpus(seed, n_sentences=40):
     return [list(rng.choice(words, size=rng.integers(1, 7))) for _ in range(n_sentences)]
 
 
-def index_of(state):
-    """{type key: sorted tokens} read from the state's table and lists."""
-    out = {}
-    for slot in np.flatnonzero(state.slot_key >= 0):
-        tokens, x = [], state.slot_head[slot]
-        while x >= 0:
-            tokens.append(int(x))
-            x = state.site_next[x]
-        assert len(tokens) == state.slot_size[slot]
-        out[int(state.slot_key[slot])] = sorted(tokens)
-    return out
-
-
 def assert_state_matches_rebuilt(model, state):
     rebuilt = model.state_from_tags(state.tag)
     for name in ("trans", "trans_total", "emit", "emit_total"):
         np.testing.assert_array_equal(getattr(state, name), getattr(rebuilt, name), err_msg=name)
-    assert index_of(state) == index_of(rebuilt)
-    for key in index_of(state):  # and every key is found by a lookup
+    index = model.counts(state)["type_index"]  # {type key: sorted tokens}, sizes checked
+    assert index == model.counts(rebuilt)["type_index"]
+    for key in index:  # and every key is found by a lookup
         assert keyed_lists.find(state.slot_key, key) >= 0
     assert not state.removed.any()
     assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-8)

@@ -1,8 +1,10 @@
-"""The unigram segmentation model at any utterance length and any alphabet size, where α₀P₀ of
-a long word underflows float64: every sampler runs, and the model's log-probability equals one
-recomputed here from SPEC §3's definition in log space (predictive probabilities in corpus
-order, plain dictionaries), to 1e-9 relative. TOKEN's conditional and TYPE's g(m) are checked
-against the same definition on sites whose words are far too long for linear arithmetic."""
+"""The unigram segmentation model at any utterance length and any alphabet size (issue 10), where
+α₀P₀ of a long word underflows float64: every sampler runs and keeps its counts the rebuilt ones,
+and the model's log-probability equals one recomputed here from SPEC §3's definition in log space
+(predictive probabilities in corpus order, plain dictionaries, independently of the engine), to
+1e-9 relative — with a whole utterance as one word too. TOKEN's conditional and TYPE's g(m) are
+checked against the same definition on sites whose words are far too long for linear
+arithmetic."""
 import math
 
 import numpy as np
@@ -100,6 +102,15 @@ def test_the_log_probability_is_the_definitions(model, eta):
     assert model.loglik_running(state) == pytest.approx(expected, rel=1e-9)
 
 
+def test_a_whole_utterance_as_one_word_is_scored_in_log_space(model):
+    """No boundaries at all: every utterance is one word whose α₀P₀ underflows float64."""
+    state = model.state_from_values(np.zeros(model.n_sites, dtype=np.int64))
+    expected = log_p_definition([[t] for t in model.texts], len(model.alphabet), **HYPER)
+    assert expected < -1000 * math.log(10)  # far below what a float64 probability can hold
+    assert model.loglik(state) == pytest.approx(expected, rel=1e-9)
+    assert model.loglik_running(state) == pytest.approx(expected, rel=1e-9)
+
+
 @pytest.mark.parametrize("sampler", SAMPLERS)
 def test_every_sampler_runs_and_keeps_its_counts_exact(model, sampler):
     run = Run(model, sampler, seed=5, init={"eta": 0.5}, total_sweeps=4)
@@ -111,6 +122,7 @@ def test_every_sampler_runs_and_keeps_its_counts_exact(model, sampler):
     assert model.loglik(state) == pytest.approx(expected, rel=1e-9)
     assert model.loglik_running(state) == pytest.approx(expected, rel=1e-9)
     assert not state.removed.any()
+    assert model.counts(state) == model.counts(model.state_from_values(model.values(state)))
 
 
 def longest_utterance_sites(model):

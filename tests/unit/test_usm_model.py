@@ -1,16 +1,14 @@
-"""The unigram segmentation model: its log-probability against the reference figures, its
-running counts and word index against ones rebuilt from scratch, the segmentation measures."""
-from collections import Counter, defaultdict
+"""The unigram segmentation model: its log-probability against the reference figures, the
+segmentation measures, settings refused with the setting named. (Its running counts and indexes
+against rebuilt ones: test_usm_indexes.py.)"""
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine.core.rng import make_rng
-from engine.kernels import usm as kernels
 from engine.metrics import score_words
 from engine.models.usm import UsmModel
-from engine.samplers import make_sampler
 
 BR_PHONO = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "br-phono.txt"
 
@@ -38,71 +36,6 @@ def gold_bound(utterances):
     bound = np.zeros(ends[-1] + 1, dtype=np.uint8)
     bound[ends] = 1
     return bound
-
-
-def random_corpus(seed, n_utterances=60):
-    """Utterances of 1–4 words from a small lexicon over 'abc', so words and pairs repeat."""
-    rng = np.random.default_rng(seed)
-    lexicon = ["a", "b", "ab", "ba", "abc", "ca", "bca", "cc"]
-    return ["".join(rng.choice(lexicon, size=rng.integers(1, 5))) for _ in range(n_utterances)]
-
-
-def lexicon_of(model, state):
-    """{word: (count, sorted start positions)} read from the state's table and lists."""
-    out = {}
-    keys, heads, sizes = state.lexicon[:, :state.counts[kernels.LEX_CAPACITY]]
-    for slot in np.flatnonzero(keys >= 0):
-        start = heads[slot]
-        length = kernels.word_end(state.bound, start) - start
-        word = "".join(model.alphabet[c] for c in model.chars[start:start + length])
-        positions, x = [], heads[slot]
-        while x >= 0:
-            positions.append(int(x))
-            x = state.links[kernels.OCC_NEXT, x]
-        assert word not in out, "a word has two slots"
-        out[word] = (int(sizes[slot]), sorted(positions))
-    return out
-
-
-def lexicon_from_scratch(model, state):
-    counts, positions, start = Counter(), defaultdict(list), 0
-    for words in model.words(state):
-        for w in words:
-            counts[w] += 1
-            positions[w].append(start)
-            start += len(w)
-    return {w: (counts[w], sorted(positions[w])) for w in counts}
-
-
-def test_running_counts_and_word_index_equal_rebuilt_ones_after_thousands_of_moves():
-    model = UsmModel(random_corpus(1), alpha0=2.0)
-    rng = make_rng(3)
-    state = model.new_state(rng, eta=0.5)
-    samplers = [make_sampler(name) for name in ("token", "type", "sentence")]
-    samplers.append(make_sampler("type", skip=False))
-    for round_ in range(40):
-        for sampler in samplers:
-            for _ in range(30):
-                sampler.step(rng, state)
-        assert lexicon_of(model, state) == lexicon_from_scratch(model, state)
-        n_words = sum(len(words) for words in model.words(state))
-        assert state.counts[kernels.WORDS] == n_words
-        assert state.counts[kernels.ENDS] == len(model.texts)
-        assert state.counts[kernels.LEX_LIVE] == len(lexicon_from_scratch(model, state))
-        assert not state.removed.any()
-        assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-8)
-
-
-def test_the_lexicon_table_grows_and_shrinks_without_losing_words():
-    """Every symbol a word, then none: thousands of distinct words come and go."""
-    rng = np.random.default_rng(2)
-    texts = ["".join(rng.choice(list("abcdefgh"), size=12)) for _ in range(400)]
-    model = UsmModel(texts)
-    for eta in (1.0, 0.0, 0.5):
-        state = model.new_state(make_rng(4), eta=eta)
-        make_sampler("token").sweep(make_rng(5), state)
-        assert lexicon_of(model, state) == lexicon_from_scratch(model, state)
-        assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-7)
 
 
 def test_scores_of_the_particle_filter_papers_example():
@@ -133,7 +66,7 @@ def test_scoring_refuses_an_analysis_of_different_text():
 
 
 def test_the_measures_of_a_state_are_the_word_level_scores():
-    texts = random_corpus(7, 30)
+    texts = UsmModel.build().texts[:30]  # the built-in nursery talk: words recur
     rng = make_rng(1)
     truth = UsmModel(texts).new_state(rng, eta=0.5)
     model = UsmModel(texts, gold_bound=truth.bound)
