@@ -16,6 +16,7 @@ status 2. docs/command-line.md is the user guide.
 """
 import argparse
 import json
+import os
 import sys
 
 from datasets.errors import CorpusError
@@ -68,6 +69,8 @@ def build_parser(model=None):
                      "does this first, so the app opens ready)")
     warm_up.add_argument("--model", choices=list(registry.models()), action="append",
                          help="only this model (repeatable; default: every model)")
+    warm_up.add_argument("--jobs", type=int_in(1, 64), default=os.cpu_count() or 1,
+                         help="processes compiling at once (default: the machine's cores)")
 
     post = commands.add_parser("toy-posterior", help="exact log p(m | x) of the toy (eq. 2)")
     post.add_argument("--n", type=int_in(1, MAX_N), required=True, help="copies of `ab`")
@@ -187,18 +190,38 @@ def bench(model_class, args):
     print(json.dumps({"model": model.name, "data": data, **result}))
 
 
-def warm_kernels(args):
-    """Load or compile each registered model's kernels, one line of progress per sampler."""
+def _warm_one(name, sampler):
+    """Compile (or load) one model's kernels for one sampler in this process; the seconds."""
     import time
+    t0 = time.perf_counter()
+    model = registry.get(name).tiny()
+    warm(model, sampler)
+    return time.perf_counter() - t0
+
+
+def warm_kernels(args):
+    """Load or compile each registered model's kernels, one line of progress per sampler.
+
+    Samplers whose kernels differ (by the interface functions they call) compile in ``--jobs``
+    processes at once; Numba's cache then serves every process, the rest included."""
+    import time
+    from concurrent.futures import ProcessPoolExecutor, as_completed
     names = args.model or list(registry.models())
     started = time.perf_counter()
+    distinct = {}  # one sampler per (model, needed functions): the others reuse its kernels
     for name in names:
+        for sampler in registry.get(name).samplers:
+            distinct.setdefault((name, samplers.entry(sampler).needs), (name, sampler))
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        jobs = {pool.submit(_warm_one, *pair): pair for pair in distinct.values()}
+        for job in as_completed(jobs):
+            name, sampler = jobs[job]
+            print(f"  {name} {samplers.label(sampler)} compiled in {job.result():.1f} s",
+                  file=sys.stderr, flush=True)
+    for name in names:  # from the cache now: loads what every page and run will use
         model = registry.get(name).tiny()
         for sampler in model.samplers:
-            t0 = time.perf_counter()
-            print(f"  {name} {samplers.label(sampler)} …", end="", file=sys.stderr, flush=True)
             warm(model, sampler)
-            print(f" {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
         if hasattr(model, "warm_lesson"):
             model.warm_lesson()
     print(f"engine ready in {time.perf_counter() - started:.1f} s", file=sys.stderr)

@@ -30,9 +30,9 @@ slot arrays it is given. Two ways to use it:
 Setting items aside. slot_size counts a list's items, but a caller may take items out of the
 count for a while and leave them on the list (decrementing slot_size itself): the slot then
 lives as long as its list is not empty, even at size 0, and each such item is later either
-counted again or taken off with ``detach``. The segmentation model's TYPE moves do so: most of
-the sites they take out go back unchanged, and leaving them on their lists saves two list
-updates in memory far apart.
+counted again, then kept or taken off with ``unlink`` (or uncounted ones with ``detach``). The
+segmentation model's TYPE moves do so: most of the sites they take out go back unchanged, and
+leaving them on their lists saves two list updates in memory far apart.
 """
 import numpy as np
 

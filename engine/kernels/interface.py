@@ -112,10 +112,11 @@ SENTENCE_FUNCTIONS = ("n_sites", "get_value", "n_sentences", "sentence_sites", "
                       "sentence_add", "sentence_proposal", "sentence_work_size")
 
 
-# inlined into the moves at the IR level: TOKEN calls these once per site, and a call that passes
-# the whole state tuple costs about as much as the work in them (USM TOKEN: 4.7 → 2.6 ms per
-# sweep). remove_site/add_site are not inlined: Numba miscompiled them inlined (wrong counts).
-INLINED = frozenset({"token_weights", "get_value", "set_value"})
+# inlined into the moves at the IR level: TOKEN calls it once per site, and a call that passes
+# the whole state tuple costs about as much as the work in it (USM TOKEN: 4.7 → 2.9 ms per
+# sweep, for 16 s more compiling). get_value and set_value inlined gained nothing measurable;
+# remove_site/add_site inlined were miscompiled by Numba (wrong counts).
+INLINED = frozenset({"token_weights"})
 
 
 def missing(state_class, names):

@@ -238,7 +238,7 @@ def count_of(state, x, e):
     return 0 if slot < 0 else state.lexicon[SIZE, slot]
 
 
-@inline
+@kernel  # only changed sites and set-up call it: a call costs less than inlining it compiles
 def add_word(state, x, e):
     """Count one occurrence of the word chars[x:e] and put position x on its list (bound must
     already segment it so)."""
@@ -253,7 +253,7 @@ def add_word(state, x, e):
     state.counts[ENDS] += state.final[e - 1]
 
 
-@inline
+@kernel  # (see add_word)
 def remove_word(state, x, e):
     """Uncount the word occurrence chars[x:e] and take x off its list (a word whose count
     drops to 0 leaves the lexicon)."""
@@ -277,17 +277,6 @@ def count_word(state, x, e, delta):
     state.counts[MEMO_END] = -1
     state.counts[WORDS] += delta
     state.counts[ENDS] += delta * state.final[e - 1]
-
-
-@inline
-def drop_word(state, x, e):
-    """Take the set-aside word occurrence chars[x:e] off its list (bound must still segment
-    it so); a word whose list empties leaves the lexicon."""
-    slot = find_listed(state, x, e)
-    keys, heads, sizes = lexicon(state)
-    if keyed_lists.detach(keys, heads, sizes, state.links[OCC_NEXT], state.links[OCC_PREV],
-                          slot, x):
-        state.counts[LEX_LIVE] -= 1
 
 
 @inline
@@ -440,28 +429,31 @@ def split_log_weights(state, len1, len2, c_join, c_split, n_join, n_left, n_righ
 
 
 @inline
-def refile_words(state, a, p, e, v, counted):
-    """Flip b_p to v for the site spanning chars[a:e]: its words of the other value leave the
-    lexicon (still counted, or set aside by remove_site) and those of v join it."""
-    if v:
-        take_word(state, a, e, counted)
+def count_words(state, a, p, e, delta):
+    """Count the current words of the site spanning chars[a:e] in (delta = 1) or out (−1),
+    leaving them on their lists."""
+    if state.bound[p]:
+        count_word(state, a, p + 1, delta)
+        count_word(state, p + 1, e, delta)
     else:
-        take_word(state, a, p + 1, counted)
-        take_word(state, p + 1, e, counted)
+        count_word(state, a, e, delta)
+
+
+@kernel  # not inlined: only a changed site calls it, and inlined it doubled the compile time
+def replace_words(state, a, p, e, v):
+    """Set b_p = v ≠ b_p for the site spanning chars[a:e]: its words leave the lexicon and
+    those of v join it."""
+    if v:
+        remove_word(state, a, e)
+    else:
+        remove_word(state, a, p + 1)
+        remove_word(state, p + 1, e)
     flip(state, p, v)
     if v:
         add_word(state, a, p + 1)
         add_word(state, p + 1, e)
     else:
         add_word(state, a, e)
-
-
-@inline
-def take_word(state, x, e, counted):
-    if counted:
-        remove_word(state, x, e)
-    else:
-        drop_word(state, x, e)
 
 
 # --- the model interface -------------------------------------------------------------------------
@@ -482,14 +474,10 @@ def _get_value(state, s):
 
 @implements(interface.remove_site)
 def _remove_site(state, s):
-    # the words are set aside, not taken off their lists: add_site counts them back when b_s
-    # keeps its value, and only otherwise takes them off (drop_word)
+    # the words are set aside, not taken off their lists: add_site counts them back, and when
+    # b_s changes replaces them
     a, p, e = site_span(state, s)
-    if state.bound[p]:
-        count_word(state, a, p + 1, -1)
-        count_word(state, p + 1, e, -1)
-    else:
-        count_word(state, a, e, -1)
+    count_words(state, a, p, e, -1)
     for i in range(a, e):
         state.removed[i] = 1
 
@@ -497,14 +485,9 @@ def _remove_site(state, s):
 @implements(interface.add_site)
 def _add_site(state, s, v):
     a, p, e = site_span(state, s)
-    if v == state.bound[p]:
-        if v:
-            count_word(state, a, p + 1, 1)
-            count_word(state, p + 1, e, 1)
-        else:
-            count_word(state, a, e, 1)
-    else:
-        refile_words(state, a, p, e, v, False)
+    count_words(state, a, p, e, 1)
+    if v != state.bound[p]:
+        replace_words(state, a, p, e, v)
     for i in range(a, e):
         state.removed[i] = 0
 
@@ -556,7 +539,7 @@ def _set_value(state, s, v):
     # a TOKEN flip: the site's words are replaced, no TYPE move is under way (removed untouched)
     a, p, e = site_span(state, s)
     if state.bound[p] != v:
-        refile_words(state, a, p, e, v, True)
+        replace_words(state, a, p, e, v)
 
 
 @implements(interface.conflicts)
