@@ -153,6 +153,20 @@ class Race:
             if left:
                 run.run_for(seconds, left)
 
+    def sweep_together(self, max_sweeps, seconds):
+        """Advance every run one sweep at a time, in turn, until each has done max_sweeps or
+        ``seconds`` of wall time have passed (at least one round): runs stay at equal sweeps
+        (a finished run drops out). Return the rounds done."""
+        start, rounds = time.perf_counter(), 0
+        while rounds < max_sweeps and (rounds == 0 or time.perf_counter() - start < seconds):
+            active = [run for run in self.runs.values() if self._sweeps_left(run, 1)]
+            if not active:
+                break
+            for run in active:
+                run.sweep()
+            rounds += 1
+        return rounds
+
     def trace_frame(self):
         """All traces in one long frame with a ``sampler`` column."""
         frames = [run.trace_frame().assign(sampler=name) for name, run in self.runs.items()]

@@ -56,8 +56,14 @@ st.markdown(
     "between lines are the samplers' doing, not the start's.\n"
     "- **Exact curves** come from enumeration or closed forms, never from sampling; a "
     "sampler's histogram should match them up to sampling noise.\n"
-    "- **Play / Step / Reset**: Play advances every chain a few passes per tick; Step does one "
-    "pass; Reset restarts from the same seed (change the seed for other chains).",
+    "- **Play / Step / Reset** (keys **Space**, **→**, **0**): Play advances every chain on each "
+    "tick; Step does one pass; Reset restarts from the same seed (change the seed for other "
+    "chains). The **clock** says what a race compares: *equal passes* (every sampler does the "
+    "same number of passes) or *equal engine time* (every sampler gets the same milliseconds, "
+    "as in the paper's Fig. 5).\n"
+    "- **Share this view** (on every lesson) gives a link that opens the page with the same "
+    "settings in any browser, and a link for each preset: send it to students. Leaving a page "
+    "and coming back finds its run where it was; only Reset starts it again.",
     unsafe_allow_html=True)
 
 st.subheader("The samplers")

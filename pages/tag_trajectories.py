@@ -9,15 +9,20 @@ import streamlit as st
 
 from engine.models.hmm import HmmModel
 from ui import playback, race_page
-from ui.corpus_choice import choose_tagged_corpus
+from ui.corpus_choice import (TAGGED_SETTINGS, UPLOAD_NOTE, choose_tagged_corpus,
+                              tagged_builtin_corpus)
 from ui.entry import through_app
-from ui.theme import label, layout
+from ui.settings import PageSettings, Setting
+from ui.theme import label, layout, state_colorscale, state_colour
 from ui.warmup import warm_engine
 
 KEY = "hmm"
 MAX_PASSES = 5_000
 MAX_SEED = 2**32 - 1
 WINDOW = 60  # tokens in the trajectory heatmaps
+MAX_K = 200
+PRIOR_MIN = 0.0001
+BUILTIN_TAGS = len(tagged_builtin_corpus().tag_set)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Preparing the corpus…")
@@ -25,26 +30,58 @@ def build_model(corpus, n_states, alpha, alpha_emit):
     return HmmModel.from_corpus(corpus, n_states, alpha=alpha, alpha_emit=alpha_emit)
 
 
+# regimes measured on the built-in corpus (2,062 tokens, K = 15, from η = 1); the claim each
+# name makes is checked by tests/app/test_preset_claims.py
+BUILTIN = dict(source="builtin", k=BUILTIN_TAGS, eta=1.0, passes=200, seed=0, alpha=0.1,
+               skip=True)
+PRESETS = {
+    # a sparse emission prior (Gao & Johnson's grid) couples a word's tokens strongly: moving
+    # them together pays, and TYPE leads at every pass and at equal engine time
+    "TYPE wins on large word types (α′ = 0.0001)": dict(
+        BUILTIN, alpha_emit=0.0001, samplers=("token", "type"), clock="time", word="the"),
+    "TYPE-greedy collapses": dict(BUILTIN, alpha_emit=0.1, samplers=("type", "greedy"),
+                                  word="the"),
+    "SENTENCE ≈ TOKEN (blocked ≈ pointwise)": dict(BUILTIN, alpha_emit=0.1,
+                                                   samplers=("token", "sentence")),
+}
+SETTINGS = PageSettings(KEY, (
+    *TAGGED_SETTINGS,
+    Setting("k", BUILTIN_TAGS, int, "K", 2, MAX_K),
+    Setting("samplers", HmmModel.samplers, tuple, "the samplers", choices=HmmModel.samplers),
+    Setting("eta", 1.0, float, "η", 0.0, 1.0),
+    Setting("passes", 200, int, "the number of passes", 1, MAX_PASSES),
+    Setting("seed", 0, int, "the seed", 0, MAX_SEED),
+    Setting("alpha", 0.1, float, "α", PRIOR_MIN, 100.0),
+    Setting("alpha_emit", 0.1, float, "α′", PRIOR_MIN, 100.0),
+    Setting("skip", True, bool, "the skip approximation"),
+    Setting("shown", "type", str, "the sampler shown", choices=HmmModel.samplers),
+    Setting("word", "", str, "the word followed"),
+    Setting("window", 0, int, "the first token of the heatmaps", 0, 10**8),
+    *playback.SETTINGS,
+), PRESETS)
+
+
 def settings():
     with st.sidebar:
         st.header("Settings")
+        SETTINGS.preset_picker()
         corpus = choose_tagged_corpus(KEY)
-        default_k = max(2, len(corpus.tag_set)) if corpus is not None and corpus.tags else 10
-        st.number_input("K — hidden states", 2, 200, default_k, key="hmm_k",
-                        help="default: the number of gold tags")
-        st.multiselect("Samplers", HmmModel.samplers, default=list(HmmModel.samplers),
-                       format_func=label, key="hmm_samplers")
-        st.number_input("η — share of tokens starting in state 1", 0.0, 1.0, 1.0, step=0.1,
+        st.number_input("K — hidden states", 2, MAX_K, key="hmm_k",
+                        help=f"the built-in corpus has {BUILTIN_TAGS} gold tags")
+        st.multiselect("Samplers", HmmModel.samplers, format_func=label, key="hmm_samplers")
+        st.number_input("η — share of tokens starting in state 1", 0.0, 1.0, step=0.1,
                         key="hmm_eta", help="the rest start in uniformly random states")
-        st.number_input("Passes per run", 1, MAX_PASSES, 200, step=50, key="hmm_passes")
-        st.number_input("Seed", 0, MAX_SEED, 0, key="hmm_seed")
+        st.number_input("Passes per run", 1, MAX_PASSES, step=50, key="hmm_passes")
+        st.number_input("Seed", 0, MAX_SEED, key="hmm_seed")
         with st.expander("Priors (α, α′)"):
-            st.number_input("α — transitions", 0.0001, 100.0, 0.1, format="%.4f", key="hmm_alpha")
-            st.number_input("α′ — emissions", 0.0001, 100.0, 0.1, format="%.4f",
+            st.number_input("α — transitions", PRIOR_MIN, 100.0, format="%g", key="hmm_alpha")
+            st.number_input("α′ — emissions", PRIOR_MIN, 100.0, format="%g",
                             key="hmm_alpha_emit")
-        st.checkbox("TYPE: skip approximation", True, key="hmm_skip",
+        st.checkbox("TYPE: skip approximation", key="hmm_skip",
                     help="skip pivots already sampled in a block this pass (§4.4): faster, "
                          "but the chain's law is then only close to the posterior")
+        SETTINGS.share(UPLOAD_NOTE)
+    SETTINGS.save()
     s = st.session_state
     config = dict(corpus=corpus, k=int(s.hmm_k), samplers=tuple(s.hmm_samplers),
                   eta=float(s.hmm_eta), passes=int(s.hmm_passes), seed=int(s.hmm_seed),
@@ -60,14 +97,15 @@ def make_model(corpus, config):
 def draw_race(race):
     frame = race.trace_frame()
     has_gold = "acc_many_to_one" in frame
-    cols = st.columns(len(race.runs))
-    for col, (name, run) in zip(cols, race.runs.items()):
+    items = []
+    for name, run in race.runs.items():
         last = run.trace[-1]
         value = f"{last['acc_many_to_one']:.1%}" if has_gold else f"{last['loglik']:,.0f}"
-        col.metric(f"{label(name)} · pass {run.sweeps_done:,}", value,
-                   help=f"log p = {last['loglik']:,.1f}; engine time {run.seconds:,.2f} s"
-                        + (f"; 1-to-1 {last['acc_one_to_one']:.1%}, VI {last['vi']:.2f} bits"
-                           if has_gold else ""))
+        items.append((f"{label(name)} · pass {run.sweeps_done:,}", value,
+                      f"log p = {last['loglik']:,.1f}; engine time {run.seconds:,.2f} s"
+                      + (f"; 1-to-1 {last['acc_one_to_one']:.1%}, VI {last['vi']:.2f} bits"
+                         if has_gold else "")))
+    race_page.metric_row(items)
     left, right = st.columns(2)
     charts = [("loglik", "log-probability", "Log-probability over time (Fig. 5a)")]
     if has_gold:
@@ -90,8 +128,8 @@ def trajectories(race):
         run = race.runs[name]
         z = np.array([values[tokens] for values in run.values])
         fig = go.Figure(go.Heatmap(z=z, x=[f"{i}:{w}" for i, w in zip(tokens, words)],
-                                   colorscale="Turbo", zmin=1, zmax=model.n_states,
-                                   colorbar=dict(title="state"),
+                                   colorscale=state_colorscale(model.n_states), zmin=0.5,
+                                   zmax=model.n_states + 0.5, showscale=False,
                                    hovertemplate="%{x}<br>pass %{y}: state %{z}<extra></extra>"))
         layout(fig, f"{label(name)}: each token's state, pass by pass", "token", "pass",
                height=420)
@@ -101,19 +139,17 @@ def trajectories(race):
 
 def word_and_confusion(race):
     model = next(iter(race.runs.values())).model
-    name = st.session_state.get("hmm_shown")
-    if name not in race.runs:
-        name = next(iter(race.runs))
+    name = st.session_state.hmm_shown
     run = race.runs[name]
-    word = st.session_state.get("hmm_word")
-    if word not in model.vocabulary:
-        word = max(model.vocabulary, key=lambda w: (model.words == model.vocabulary.index(w)).sum())
+    word = st.session_state.hmm_word
     positions = np.flatnonzero(model.words == model.vocabulary.index(word))
     shares = np.array([np.bincount(values[positions], minlength=model.n_states + 1)[1:]
                        for values in run.values]) / len(positions)
     left, right = st.columns(2)
     fig = go.Figure([go.Scatter(x=np.arange(len(shares)), y=shares[:, k], stackgroup="one",
-                                name=f"state {k + 1}", mode="lines")
+                                name=f"state {k + 1}", mode="lines",
+                                line=dict(color=state_colour(k + 1)),
+                                fillcolor=state_colour(k + 1))
                      for k in range(model.n_states) if shares[:, k].any()])
     layout(fig, f"{label(name)}: states of the {len(positions):,} tokens of “{word}”", "pass",
            "share of its tokens", height=380)
@@ -129,16 +165,65 @@ def word_and_confusion(race):
         right.plotly_chart(fig, key="hmm_confusion")
 
 
+def default_word(model, frequent):
+    """The most frequent word with a letter in it: punctuation like "." is one flat band."""
+    return next((w for w in frequent if any(c.isalpha() for c in w)), frequent[0])
+
+
 def view_controls(race):
     model = next(iter(race.runs.values())).model
+    s = st.session_state
+    counts = np.bincount(model.words, minlength=len(model.vocabulary))
+    frequent = [model.vocabulary[i] for i in np.argsort(-counts, kind="stable")[:200]]
+    if s.hmm_word not in frequent:
+        if s.hmm_word:
+            st.warning(f"“{s.hmm_word}” is not among this corpus's 200 most frequent words; "
+                       "following another.")
+        s.hmm_word = default_word(model, frequent)
+    if s.hmm_shown not in race.runs:
+        s.hmm_shown = next(iter(race.runs))
+    s.hmm_window = min(s.hmm_window, max(0, model.n_sites - 1))
     cols = st.columns(3)
     cols[0].selectbox("Word and confusion of", list(race.runs), format_func=label,
                       key="hmm_shown")
-    counts = np.bincount(model.words, minlength=len(model.vocabulary))
-    frequent = [model.vocabulary[i] for i in np.argsort(-counts)[:200]]
     cols[1].selectbox("Word to follow", frequent, key="hmm_word")
-    cols[2].number_input("Heatmap from token", 0, max(0, model.n_sites - 1), 0, step=WINDOW,
+    cols[2].number_input("Heatmap from token", 0, max(0, model.n_sites - 1), step=WINDOW,
                          key="hmm_window")
+
+
+def formulas(model):
+    """The HMM (Gao & Johnson §2; Liang et al. §3) and TOKEN's and TYPE's equations, with the
+    current numbers."""
+    k, v = model.n_states, len(model.vocabulary)
+    with st.expander("The model and its equations", icon=":material/function:"):
+        st.markdown("Each sentence is a path of hidden states 1 … K between two boundary "
+                    "states 0; state k emits word x. With symmetric Dirichlet priors on every "
+                    "transition row (α) and emission row (α′) integrated out, a tagging z of "
+                    "words x has probability (Liang et al. eq. 3)")
+        st.latex(r"p(z, x) = \prod_{j=0}^{K}\frac{\prod_{k=0}^{K}\alpha^{(n_{jk})}}"
+                 r"{((K+1)\alpha)^{(n_{j\cdot})}}\;\prod_{k=1}^{K}"
+                 r"\frac{\prod_{x}\alpha'^{(n_{kx})}}{(V\alpha')^{(n_{k\cdot})}}")
+        st.markdown(f"where a^(n) = a(a+1)…(a+n−1), n_jk counts transitions j → k and n_kx "
+                    f"emissions. Here K = {k}, V = {v:,} word types, α = {model.alpha:g}, "
+                    f"α′ = {model.alpha_emit:g}.")
+        st.markdown("**TOKEN** (Gao & Johnson's Fig. 1; eq. 4) resamples token i between "
+                    "states j = z_{i−1} and l = z_{i+1}, with every other token counted; the "
+                    "indicators correct for the two transitions that share state k:")
+        st.latex(r"p(z_i = k \mid z_{-i}, x) \propto (n_{jk} + \alpha)\,"
+                 r"\frac{n_{kl} + \alpha + I[j = k = l]}{n_{k\cdot} + (K+1)\alpha + I[j = k]}"
+                 r"\,\frac{n_{k x_i} + \alpha'}{n_{k\cdot} + V\alpha'}")
+        st.markdown("**TYPE** takes the tokens of one type (j, l, word) that are not adjacent, "
+                    "keeps those in the pivot's state k or a random other state k′ (a binary "
+                    "slice), removes them and draws how many m go to k′ (eqs. 7 and 9):")
+        st.latex(r"p(m \mid \text{rest}) \propto \binom{|S|}{m}\,"
+                 r"\frac{(n_{jk'} + \alpha)^{(m)}(n_{k'l} + \alpha)^{(m)}"
+                 r"(n_{k'x} + \alpha')^{(m)}}{(n_{k'\cdot} + (K+1)\alpha)^{(m)}"
+                 r"(n_{k'\cdot} + V\alpha')^{(m)}}\,"
+                 r"\frac{(n_{jk} + \alpha)^{(|S|-m)}(n_{kl} + \alpha)^{(|S|-m)}"
+                 r"(n_{kx} + \alpha')^{(|S|-m)}}{(n_{k\cdot} + (K+1)\alpha)^{(|S|-m)}"
+                 r"(n_{k\cdot} + V\alpha')^{(|S|-m)}}")
+        st.markdown("with the counts n of the tokens outside the block (j, l ≠ k, k′; the "
+                    "engine handles the cases where they coincide exactly, term by term).")
 
 
 # --- the page ---------------------------------------------------------------------------------
@@ -148,6 +233,7 @@ st.caption("The Bayesian HMM for part-of-speech induction (Gao & Johnson 2008), 
            "from the same tagging (Liang, Jordan & Klein 2010, §5, Fig. 5a). A pass visits every "
            "token once (SENTENCE: every sentence once).")
 warm_engine()
+SETTINGS.restore()
 corpus, config = settings()
 race_page.follow_settings(KEY, corpus, config, make_model, record_values=True)
 
@@ -156,10 +242,11 @@ if "hmm_race" in st.session_state:
     shown = st.session_state.hmm_corpus
     st.caption(f"**{shown.name}**: {len(shown.sentences):,} sentences, {shown.n_tokens:,} tokens, "
                f"{len(shown.tag_set):,} gold tags; K = {st.session_state.hmm_config['k']}.")
-    speed = playback.controls(
-        KEY, on_reset=lambda: race_page.restart(KEY, make_model, record_values=True))
+    playback.controls(KEY, on_reset=lambda: race_page.restart(KEY, make_model,
+                                                              record_values=True))
     view_controls(race)
-    playback.live(KEY, speed, draw_race)
+    playback.live(KEY, draw_race)
+    formulas(next(iter(race.runs.values())).model)
     st.markdown(
         "#### What to look for\n"
         "- **TOKEN** changes one token's state at a time (Gao & Johnson's Fig. 1): in the "

@@ -8,10 +8,10 @@ import streamlit as st
 
 from engine.models.toy import MAX_N, ToyModel
 from engine.run import Race
-from ui import playback
+from ui import playback, race_page
 from ui.charts import traces_over_passes
 from ui.entry import through_app
-from ui.params import read_choices, read_int
+from ui.settings import PageSettings, Setting
 from ui.theme import EXACT_COLOUR, colour, label, layout
 from ui.warmup import warm_engine
 
@@ -20,6 +20,7 @@ MAX_PASSES = 10_000
 MAX_SEED = 2**32 - 1
 ESCAPE_CAP = 1000      # passes after which a TOKEN chain counts as not escaped
 DRAW_WORK = 5_000_000  # TYPE draws × n shown in the histogram (each draw touches all n sites)
+MAX_CHAINS = 10_000
 
 
 # --- engine results, cached per setting -------------------------------------------------------
@@ -44,51 +45,38 @@ def escape_times(n, seed, chains):
 
 
 # --- settings ---------------------------------------------------------------------------------
-def first_visit_defaults():
-    """Widget values on a session's first run: the address bar's, else the paper's (n = m = 1000)."""
-    if "toy_n" in st.session_state:
-        return
-    n = read_int("n", 1000, 1, MAX_N, "n")
-    st.session_state.toy_n = st.session_state.toy_n_before = n
-    st.session_state.toy_m = read_int("m", n, 0, n, "the initial m")
-    st.session_state.toy_seed = read_int("seed", 0, 0, MAX_SEED, "the seed")
-    st.session_state.toy_passes = read_int("passes", 30, 1, MAX_PASSES, "the number of passes")
-    st.session_state.toy_samplers = read_choices("samplers", ["token", "type"],
-                                                 ToyModel.samplers, "samplers")
-    st.session_state.toy_skip = True
-    st.session_state.toy_chains = 200
-
-
 PRESETS = {
-    "Fig. 2: n = 1,000 from m = n": dict(n=1000, m=1000, passes=30,
-                                        samplers=["token", "type", "anneal", "greedy"]),
-    "Small n = 12: TYPE's draws, m by m": dict(n=12, m=12, passes=50, samplers=["token", "type"]),
+    "Fig. 2: TOKEN stuck at m = n, TYPE at the mode": dict(
+        n=1000, m=1000, passes=30, samplers=("token", "type", "anneal", "greedy")),
+    "Small n = 12: TYPE's draws, m by m": dict(n=12, m=12, passes=50,
+                                               samplers=("token", "type")),
     "n = 100,000: TOKEN stuck longer": dict(n=100_000, m=100_000, passes=30,
-                                           samplers=["token", "type"]),
-    "From the mode (m = 0): both stay": dict(n=1000, m=0, passes=30, samplers=["token", "type"]),
+                                           samplers=("token", "type")),
+    "From the mode (m = 0): both stay": dict(n=1000, m=0, passes=30, samplers=("token", "type")),
 }
-
-
-def apply_preset():
-    preset = PRESETS.get(st.session_state.toy_preset)
-    if preset:
-        for name, value in preset.items():
-            st.session_state[f"toy_{name}"] = value
-        st.session_state.toy_n_before = preset["n"]
+SETTINGS = PageSettings(KEY, (
+    Setting("n", 1000, int, "n", 1, MAX_N),
+    Setting("m", 1000, int, "the initial m", 0, MAX_N),
+    Setting("samplers", ("token", "type"), tuple, "the samplers", choices=ToyModel.samplers),
+    Setting("passes", 30, int, "the number of passes", 1, MAX_PASSES),
+    Setting("seed", 0, int, "the seed", 0, MAX_SEED),
+    Setting("skip", True, bool, "the skip approximation"),
+    Setting("chains", 200, int, "the number of TOKEN chains", 1, MAX_CHAINS),
+    *playback.SETTINGS,
+), PRESETS)
 
 
 def follow_n():
     """Keep 'start at m = n' when n changes (the paper's start), if m was at n before."""
-    if st.session_state.toy_m == st.session_state.toy_n_before:
-        st.session_state.toy_m = st.session_state.toy_n
-    st.session_state.toy_n_before = st.session_state.toy_n
+    s = st.session_state
+    if s.toy_m == s.get("toy_n_before"):
+        s.toy_m = s.toy_n
 
 
 def settings():
     with st.sidebar:
         st.header("Settings")
-        st.selectbox("Preset", list(PRESETS), index=None, key="toy_preset", on_change=apply_preset,
-                     placeholder="Choose a lesson preset…")
+        SETTINGS.preset_picker()
         st.number_input("n — copies of `ab`", step=1, key="toy_n", on_change=follow_n,
                         help=f"1 … {MAX_N:,}")
         st.number_input("initial m — copies split as `a b`", step=1, key="toy_m",
@@ -101,7 +89,10 @@ def settings():
         st.checkbox("TYPE: skip approximation", key="toy_skip",
                     help="on the toy the block is always all n sites, so this only changes "
                          "how many moves a pass makes")
+        SETTINGS.share()
     s = st.session_state
+    s.toy_n_before = s.toy_n  # what follow_n compares with when n changes next
+    SETTINGS.save()
     return dict(n=s.toy_n, m=s.toy_m, samplers=tuple(s.toy_samplers), passes=s.toy_passes,
                 seed=s.toy_seed, skip=s.toy_skip)
 
@@ -131,8 +122,6 @@ def build_race(config):
                                      skip=config["skip"])
     st.session_state.toy_config = config
     st.session_state.toy_playing = False
-    st.query_params.update(n=config["n"], m=config["m"], seed=config["seed"],
-                           passes=config["passes"], samplers=",".join(config["samplers"]))
 
 
 def reset():
@@ -142,13 +131,11 @@ def reset():
 # --- the live race ----------------------------------------------------------------------------
 def draw_race(race):
     n = race.runs[next(iter(race.runs))].model.n
-    cols = st.columns(len(race.runs))
-    for col, (name, run) in zip(cols, race.runs.items()):
-        last = run.trace[-1]
-        col.metric(f"{label(name)} · pass {run.sweeps_done:,}", f"m = {last['m']:,}",
-                   help=f"log p(x, z) = {last['loglik']:,.1f}; "
-                        f"engine time {run.seconds * 1000:,.1f} ms; "
-                        f"temperature {last['temperature']:.2f}")
+    race_page.metric_row([
+        (f"{label(name)} · pass {run.sweeps_done:,}", f"m = {run.trace[-1]['m']:,}",
+         f"log p(x, z) = {run.trace[-1]['loglik']:,.1f}; engine time "
+         f"{run.seconds * 1000:,.1f} ms; temperature {run.trace[-1]['temperature']:.2f}")
+        for name, run in race.runs.items()])
     fig = traces_over_passes(race.trace_frame(), "m", "m (copies split as a b)",
                              title="m against passes, every chain from the same start (Fig. 2b)")
     fig.add_hline(y=n / 2, line_dash="dot", line_color=EXACT_COLOUR,
@@ -231,7 +218,7 @@ st.title("Toy posterior: n copies of `ab`")
 st.caption("Liang, Jordan & Klein (2010), §2. Each copy of `ab` is either one word `ab` "
            "(z = 0) or two words `a b` (z = 1); m counts the split copies.")
 warm_engine()
-first_visit_defaults()
+SETTINGS.restore()
 config = settings()
 issues = problems(config)
 if issues:
@@ -242,8 +229,8 @@ elif config != st.session_state.get("toy_config"):
     build_race(config)
 
 applied = st.session_state.toy_config
-speed = playback.controls(KEY, on_reset=reset)
-playback.live(KEY, speed, draw_race)
+playback.controls(KEY, on_reset=reset)
+playback.live(KEY, draw_race)
 
 st.subheader("The exact posterior")
 left, right = st.columns(2)
@@ -260,8 +247,8 @@ right.caption(f"Mean m over {count:,} TYPE draws from m = n: {draws.mean():,.3f}
 st.subheader("TOKEN's escape time")
 chains = st.number_input("Chains (seeds)", step=50, key="toy_chains",
                          help="independent TOKEN chains from m = n, seeds derived from the seed")
-if not 1 <= chains <= 10_000:
-    st.error(f"The number of chains must be between 1 and 10,000; it is {chains:,}.")
+if not 1 <= chains <= MAX_CHAINS:
+    st.error(f"The number of chains must be between 1 and {MAX_CHAINS:,}; it is {chains:,}.")
 else:
     times = escape_times(applied["n"], applied["seed"], chains)
     stuck = int((times < 0).sum())

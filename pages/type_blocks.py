@@ -14,6 +14,7 @@ from engine.samplers import make_sampler
 from engine.samplers.token import token_conditional
 from ui.entry import through_app
 from ui.segmentation import SITE_MARK
+from ui.settings import PageSettings, Setting
 from ui.theme import colour, layout
 from ui.views import view_of
 from ui.warmup import warm_engine
@@ -23,8 +24,8 @@ SHOWN_UTTERANCES = 24
 
 
 def lesson_models():
-    """{label: model class} of the models this lesson can show."""
-    return {cls.label: cls for cls in registry.models().values()
+    """{name: model class} of the models this lesson can show."""
+    return {name: cls for name, cls in registry.models().items()
             if "type" in cls.samplers and view_of(cls) is not None}
 
 
@@ -33,41 +34,71 @@ def small_corpus(model_name, source, size, seed):
     return view_of(registry.get(model_name)).corpus(source, size, seed)
 
 
-def option_widget(model_class, option):
+def option_setting(option):
+    kind = int if option.kind is int else float
+    high = min(option.high, 20) if kind is int else min(option.high, 1e6)
+    low = option.low if kind is int else max(option.low, 0.001)
+    default = option.default if option.default is not None else 5
+    return Setting(option.name, kind(default), kind, option.help, low, high)
+
+
+def option_widget(option):
     """A number input for one of the model's numeric options (its registered range)."""
-    key = f"tb_{option.name}"
-    if option.kind is int:
-        default = option.default if option.default is not None else 5
-        st.number_input(option.help, int(option.low), min(int(option.high), 20), default,
-                        key=key)
-    else:
-        st.number_input(option.help, max(option.low, 0.001), min(option.high, 1e6),
-                        option.default, key=key)
-    return st.session_state[key]
+    setting = SETTINGS.settings[option.name]
+    st.number_input(option.help, setting.low, setting.high, key=f"tb_{option.name}",
+                    format=None if setting.kind is int else "%g")
+    return st.session_state[f"tb_{option.name}"]
+
+
+def numeric_options(model_class):
+    return [option for option in model_class.options if option.kind in (int, float)]
+
+
+MODELS = lesson_models()
+PRESETS = {
+    # seed 4's first pivot is a `the` (found by trying seeds): its block holds all 27 of them
+    "One block of `the` (HMM)": dict(model="hmm", source=view_of(MODELS["hmm"]).corpora[0],
+                                     size=40, eta=1.0, seed=4, skip=True, n_states=5,
+                                     alpha=0.1, alpha_emit=0.1),
+}
+SETTINGS = PageSettings("tb", (
+    Setting("model", "usm", str, "the model", choices=tuple(MODELS)),
+    Setting("source", "", str, "the corpus"),
+    Setting("size", 40, int, "the number of utterances or sentences", 5, 150),
+    Setting("eta", 1.0, float, "η", 0.0, 1.0),
+    Setting("seed", 0, int, "the seed", 0, MAX_SEED),
+    Setting("skip", True, bool, "the skip approximation"),
+    *{option.name: option_setting(option) for cls in MODELS.values()
+      for option in numeric_options(cls)}.values(),
+), PRESETS)
 
 
 def settings():
     with st.sidebar:
         st.header("Settings")
-        models = lesson_models()
-        label = st.radio("Model", list(models), key="tb_model")
-        model_class = models[label]
+        SETTINGS.preset_picker()
+        s = st.session_state
+        name = st.radio("Model", list(MODELS), format_func=lambda n: MODELS[n].label,
+                        key="tb_model")
+        model_class = MODELS[name]
         view = view_of(model_class)
-        source = (st.radio("Corpus", view.corpora, key="tb_source") if len(view.corpora) > 1
-                  else view.corpora[0])
-        size = st.slider(view.unit, 5, 150, 40, step=5, key="tb_size")
+        if s.tb_source not in view.corpora:  # another model's corpus, or none chosen yet
+            s.tb_source = view.corpora[0]
+        if len(view.corpora) > 1:
+            st.radio("Corpus", view.corpora, key="tb_source")
+        st.slider(view.unit, 5, 150, step=5, key="tb_size")
         st.number_input("η — initial share of sites with value 1 (a boundary; state 1)", 0.0,
-                        1.0, 1.0, step=0.1, key="tb_eta",
+                        1.0, step=0.1, key="tb_eta",
                         help="1 = every symbol a word (segmentation), every token in state 1 "
                              "(tagging); the rest start at random")
-        options = {option.name: option_widget(model_class, option)
-                   for option in model_class.options if option.kind in (int, float)}
-        st.number_input("Seed", 0, MAX_SEED, 0, key="tb_seed")
-        st.checkbox("Skip approximation", True, key="tb_skip",
+        options = {option.name: option_widget(option) for option in numeric_options(model_class)}
+        st.number_input("Seed", 0, MAX_SEED, key="tb_seed")
+        st.checkbox("Skip approximation", key="tb_skip",
                     help="do not take a site as pivot if it was in a block earlier in this "
                          "pass (§4.4): faster, but only approximately exact")
-    s = st.session_state
-    return dict(model=model_class.name, source=source, size=int(size), eta=float(s.tb_eta),
+        SETTINGS.share()
+    SETTINGS.save()
+    return dict(model=name, source=s.tb_source, size=int(s.tb_size), eta=float(s.tb_eta),
                 seed=int(s.tb_seed), skip=bool(s.tb_skip), options=options)
 
 
@@ -111,12 +142,13 @@ def type_move(lab):
 def controls(lab):
     cols = st.columns([1.2, 1, 1, 3])
     if cols[0].button("TYPE move", icon=":material/skip_next:", type="primary",
-                      key="tb_step"):
+                      key="tb_step", shortcut="Right"):
         type_move(lab)
-    if cols[1].button("10 moves", icon=":material/fast_forward:", key="tb_ten"):
+    if cols[1].button("10 moves", icon=":material/fast_forward:", key="tb_ten",
+                      shortcut="Shift+Right"):
         for _ in range(10):
             type_move(lab)
-    if cols[2].button("Reset", icon=":material/replay:", key="tb_reset"):
+    if cols[2].button("Reset", icon=":material/replay:", key="tb_reset", shortcut="0"):
         start(st.session_state.tb_config)
         lab = st.session_state.tb
     model, state = lab["model"], lab["state"]
@@ -186,7 +218,7 @@ def m_chart(move):
     colours = [colour("type") if k == info.drawn else "#b9dde2" for k in m]
     fig = go.Figure(go.Bar(x=m, y=p, marker_color=colours, name="p(m | …)",
                            hovertemplate="m = %{x}: %{y:.4f}<extra></extra>"))
-    layout(fig, f"TYPE: p(m | rest) over m = 0 … {size} (eq. 7); drawn m = {info.drawn}",
+    layout(fig, f"TYPE: p(m | rest), eq. 7 — drawn m = {info.drawn}",
            f"m — block sites set to {move['values'][move['slice'][1]]}", "probability",
            height=320)
     fig.update_xaxes(dtick=1 if size <= 30 else None)
@@ -219,12 +251,40 @@ def explain(move, token):
                f"{len(info.changed):,} sites in one step.")
 
 
+def formulas(move):
+    """Eq. 4, 7 and 9 of Liang et al., with the last move's numbers."""
+    with st.expander("The equations", icon=":material/function:"):
+        st.markdown("**TOKEN** (eq. 4) changes one site s from its conditional given the rest, "
+                    "the choices that depend on b_s taken out (counts n^{−s}):")
+        st.latex(r"p(b_s = v \mid b_{-s}) \propto p(\Delta z^{s:v} \mid z^{-s})")
+        st.markdown("**TYPE** removes a block S of sites of one type at once. Every assignment "
+                    "of the block with m sites at value 1 adds the same counts, so it has the "
+                    "same probability g(m) (eq. 9), a product over the counts the block touches "
+                    "of rising factorials a^(k) = a(a+1)…(a+k−1):")
+        st.latex(r"g(m) = \frac{\prod_{r,o} (\alpha_r\mu_{ro} + n^{-S}_{ro})^"
+                 r"{(m\,\delta_{ro}^{1} + (|S|-m)\,\delta_{ro}^{0})}}"
+                 r"{\prod_r (\alpha_r + n^{-S}_r)^{(m\,\delta_r^{1} + (|S|-m)\,\delta_r^{0})}}")
+        st.markdown("where δ^v counts what one site with value v adds to outcome o of "
+                    "distribution r. The number of sites at value 1 is then drawn from eq. 7, "
+                    "and a uniformly random m of the block's sites get value 1:")
+        st.latex(r"p(m \mid \text{rest}) = \frac{\binom{|S|}{m}\,g(m)}"
+                 r"{\sum_{m'=0}^{|S|}\binom{|S|}{m'}\,g(m')}")
+        if move is not None:
+            info = move["info"]
+            size = len(info.block)
+            p = np.exp(info.log_p)
+            st.markdown(f"Last move: |S| = {size:,}, m drawn = {info.drawn:,}, "
+                        f"p(m = {info.drawn} | rest) = {p[info.drawn]:.4f}; the most probable m "
+                        f"is {int(p.argmax()):,} (p = {p.max():.4f}).")
+
+
 # --- the page ---------------------------------------------------------------------------------
 through_app()
 st.title("Type blocks")
 st.caption("Liang, Jordan & Klein (2010), §4: a TYPE move gathers the sites that share the "
            "pivot's type — the same words on either side — and resamples them jointly.")
 warm_engine()
+SETTINGS.restore()
 config = settings()
 if config != st.session_state.get("tb_config"):
     start(config)
@@ -244,6 +304,7 @@ with right:
         st.plotly_chart(m_chart(move), key="tb_m_chart")
         st.plotly_chart(token_chart(move, lab["token"]), key="tb_token_chart")
         explain(move, lab["token"])
+formulas(move)
 if lab["history"]:
     st.markdown("**Recent moves**")
     st.dataframe(lab["history"], hide_index=True, key="tb_history")

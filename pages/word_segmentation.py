@@ -8,9 +8,10 @@ import streamlit as st
 
 from engine.models.usm import UsmModel
 from ui import playback, race_page
-from ui.corpus_choice import choose_corpus
+from ui.corpus_choice import SEGMENTED_SETTINGS, UPLOAD_NOTE, choose_corpus
 from ui.entry import through_app
 from ui.segmentation import legend, utterance_html
+from ui.settings import PageSettings, Setting
 from ui.theme import label
 from ui.warmup import warm_engine
 
@@ -19,6 +20,7 @@ MAX_PASSES = 20_000
 MAX_SEED = 2**32 - 1
 SHOWN_UTTERANCES = 12
 MEASURES = {"token_f": "token F", "boundary_f": "boundary F", "lexicon_f": "lexicon F"}
+ALPHA_MIN = 0.001
 
 
 @st.cache_resource(max_entries=8, show_spinner="Preparing the corpus…")
@@ -26,28 +28,58 @@ def build_model(corpus, alpha0, p_boundary, rho):
     return UsmModel.from_corpus(corpus, alpha0=alpha0, p_boundary=p_boundary, rho=rho)
 
 
+PRESETS = {
+    "TYPE escapes where TOKEN crawls": dict(
+        source="builtin", samplers=("token", "type"), eta=1.0, passes=200, seed=0,
+        alpha=20.0, pb=0.5, rho=2.0, skip=True, clock="time"),
+    "Annealing helps only a little": dict(
+        source="builtin", samplers=("token", "anneal", "type"), eta=1.0, passes=200, seed=0,
+        alpha=20.0, pb=0.5, rho=2.0, skip=True, clock="time"),
+}
+SETTINGS = PageSettings(KEY, (
+    *SEGMENTED_SETTINGS,
+    Setting("samplers", UsmModel.samplers, tuple, "the samplers", choices=UsmModel.samplers),
+    Setting("eta", 1.0, float, "η", 0.0, 1.0),
+    Setting("passes", 200, int, "the number of passes", 1, MAX_PASSES),
+    Setting("seed", 0, int, "the seed", 0, MAX_SEED),
+    Setting("alpha", 20.0, float, "α₀", ALPHA_MIN, 1e6),
+    Setting("pb", 0.5, float, "p#", 0.01, 0.99),
+    Setting("rho", 2.0, float, "ρ", ALPHA_MIN, 1e6),
+    Setting("skip", True, bool, "the skip approximation"),
+    Setting("shown", "type", str, "the segmentation shown", choices=UsmModel.samplers),
+    Setting("first", 1, int, "the first utterance shown", 1, 10**7),
+    Setting("measure", "token_f", str, "the F measure", choices=tuple(MEASURES)),
+    *playback.SETTINGS,
+), PRESETS)
+
+
 def settings():
     """Sidebar widgets; return (corpus, config) — corpus None when unusable."""
     with st.sidebar:
         st.header("Settings")
+        SETTINGS.preset_picker()
         corpus = choose_corpus(KEY)
-        st.multiselect("Samplers", UsmModel.samplers, default=list(UsmModel.samplers),
-                       format_func=label, key="seg_samplers")
-        st.number_input("η — initial boundary probability", 0.0, 1.0, 1.0, step=0.1,
+        st.multiselect("Samplers", UsmModel.samplers, format_func=label, key="seg_samplers")
+        st.number_input("η — initial boundary probability", 0.0, 1.0, step=0.1,
                         key="seg_eta", help="each site starts as a boundary with probability η; "
                                             "1 = every symbol a word (the paper's choice for TYPE)")
-        st.number_input("Passes per run", 1, MAX_PASSES, 200, step=50, key="seg_passes",
+        st.number_input("Passes per run", 1, MAX_PASSES, step=50, key="seg_passes",
                         help="TOKEN-anneal cools from 10 to 1 over the first half of the run")
-        st.number_input("Seed", 0, MAX_SEED, 0, key="seg_seed",
+        st.number_input("Seed", 0, MAX_SEED, key="seg_seed",
                         help="same seed, same settings → the same chains")
         with st.expander("Model (α₀, p#, ρ)"):
-            st.number_input("α₀ — DP concentration", 0.001, 1e6, 20.0, key="seg_alpha")
-            st.number_input("p# — word-end probability of P₀", 0.01, 0.99, 0.5, key="seg_pb")
-            st.number_input("ρ — utterance-end prior", 0.001, 1e6, 2.0, key="seg_rho")
-        st.checkbox("TYPE: skip approximation", True, key="seg_skip",
+            st.number_input("α₀ — DP concentration", ALPHA_MIN, 1e6, key="seg_alpha",
+                            format="%g")
+            st.number_input("p# — word-end probability of P₀", 0.01, 0.99, key="seg_pb",
+                            format="%g")
+            st.number_input("ρ — utterance-end prior", ALPHA_MIN, 1e6, key="seg_rho",
+                            format="%g")
+        st.checkbox("TYPE: skip approximation", key="seg_skip",
                     help="skip pivots already sampled in a block this pass (Liang et al. §4.4). "
                          "Faster, but an approximation: the chain's law is then only close "
                          "to the posterior.")
+        SETTINGS.share(UPLOAD_NOTE)
+    SETTINGS.save()
     s = st.session_state
     # the corpus itself (a frozen dataclass): a new upload or generator setting is a new corpus
     config = dict(corpus=corpus, samplers=tuple(s.seg_samplers),
@@ -63,18 +95,19 @@ def make_model(corpus, config):
 
 def draw_race(race):
     frame = race.trace_frame()
-    cols = st.columns(len(race.runs))
-    for col, (name, run) in zip(cols, race.runs.items()):
+    items = []
+    for name, run in race.runs.items():
         last = run.trace[-1]
         extra = ""
         if "acceptance" in last and last["acceptance"] == last["acceptance"]:
             extra = f"; acceptance {last['acceptance']:.1%}"
         if "mean_block_size" in last and last["mean_block_size"] == last["mean_block_size"]:
             extra = f"; mean block {last['mean_block_size']:.2f} sites"
-        col.metric(f"{label(name)} · pass {run.sweeps_done:,}", f"{last['loglik']:,.1f}",
-                   help=f"log p(corpus, segmentation); token F {last['token_f']:.3f}, "
-                        f"boundary F {last['boundary_f']:.3f}; engine time "
-                        f"{run.seconds:,.2f} s{extra}")
+        items.append((f"{label(name)} · pass {run.sweeps_done:,}", f"{last['loglik']:,.1f}",
+                      f"log p(corpus, segmentation); token F {last['token_f']:.3f}, "
+                      f"boundary F {last['boundary_f']:.3f}; engine time "
+                      f"{run.seconds:,.2f} s{extra}"))
+    race_page.metric_row(items)
     left, right = st.columns(2)
     measure = st.session_state.get("seg_measure", "token_f")
     race_page.over_time(left, frame, "loglik", "log-probability",
@@ -110,11 +143,53 @@ def draw_segmentation(race):
 def view_controls(race):
     cols = st.columns(3)
     names = list(race.runs)
+    n_texts = len(next(iter(race.runs.values())).model.texts)
+    s = st.session_state
+    if s.seg_shown not in names:  # a sampler left out of this race, or one from a link
+        s.seg_shown = names[0]
+    s.seg_first = min(s.seg_first, n_texts)
     cols[0].selectbox("Show the segmentation of", names, format_func=label, key="seg_shown")
-    cols[1].number_input("From utterance", 1, len(next(iter(race.runs.values())).model.texts), 1,
-                         key="seg_first")
+    cols[1].number_input("From utterance", 1, n_texts, key="seg_first")
     cols[2].selectbox("F measure in the right chart", list(MEASURES),
                       format_func=MEASURES.get, key="seg_measure")
+
+
+def formulas(model):
+    """The model (Goldwater et al. 2009, §3) and the equations the samplers use, with the
+    current corpus's numbers."""
+    with st.expander("The model and its equations", icon=":material/function:"):
+        st.markdown("Words are drawn one after another from a Dirichlet process: after n words, "
+                    "of which n_w are w, the next word is w with probability")
+        st.latex(r"P(w \mid \text{previous words}) = \frac{n_w + \alpha_0 P_0(w)}{n + \alpha_0},"
+                 r"\qquad P_0(x_1 \dots x_M) = p_\#\,(1-p_\#)^{M-1}\,|\Sigma|^{-M}")
+        st.markdown("and each word ends its utterance or not, u of the n words so far having "
+                    "ended one:")
+        st.latex(r"P(\text{end}) = \frac{u + \rho/2}{n + \rho},\qquad "
+                 r"P(\text{not end}) = \frac{n - u + \rho/2}{n + \rho}")
+        st.markdown(f"Here α₀ = {model.alpha0:g}, p# = {model.p_boundary:g}, ρ = {model.rho:g} and "
+                    f"|Σ| = {len(model.alphabet)} symbols. The probability of a segmentation is "
+                    "the product of these predictive probabilities in corpus order (it does not "
+                    "depend on the order: the words are exchangeable).")
+        st.markdown("**TOKEN** (eq. 4 of Liang et al.) resamples one site s: with every other "
+                    "word counted (n^{−s}), the site joins its two words w₁w₂ or splits them:")
+        st.latex(r"\frac{p(b_s = 1 \mid \text{rest})}{p(b_s = 0 \mid \text{rest})} = "
+                 r"\frac{P(w_1 \mid n^{-s})\,P(\text{not end} \mid n^{-s})\,"
+                 r"P(w_2 \mid n^{-s} + w_1)\,P(e \mid n^{-s} + w_1)}"
+                 r"{P(w_1 w_2 \mid n^{-s})\,P(e \mid n^{-s})}")
+        st.markdown("where e is whether the last word ends its utterance, and n^{−s} + w₁ "
+                    "counts w₁ as one more word.")
+        st.markdown("**TYPE** takes the block S of sites with the same type (w₁, w₂, whether w₂ "
+                    "ends its utterance) that share no word, removes their words, and draws how "
+                    "many m of them are split (eqs. 7 and 9): every assignment with m splits has "
+                    "the same probability g(m), a product of rising factorials a^(k) = "
+                    "a(a+1)…(a+k−1),")
+        st.latex(r"p(m \mid \text{rest}) \propto \binom{|S|}{m}\,g(m),\qquad "
+                 r"g(m) = \frac{\prod_{w}\big(\alpha_0 P_0(w) + n^{-S}_w\big)^{(c_w(m))}\;"
+                 r"\prod_{e}\big(\rho/2 + n^{-S}_e\big)^{(c_e(m))}}"
+                 r"{(\alpha_0 + n^{-S})^{(c(m))}\;(\rho + n^{-S})^{(c(m))}}")
+        st.markdown("where c_w(m) counts the block's new occurrences of w ∈ {w₁, w₂, w₁w₂} "
+                    "(m of w₁ and of w₂, |S| − m of w₁w₂), c_e(m) its utterance ends and "
+                    "non-ends, and c(m) = |S| + m its words.")
 
 
 # --- the page ---------------------------------------------------------------------------------
@@ -124,6 +199,7 @@ st.caption("The unigram model of Goldwater, Griffiths & Johnson (2009), sampled 
            "the same start (Liang, Jordan & Klein 2010, §5 and Fig. 5). A pass visits every "
            "boundary site once (SENTENCE: every utterance once).")
 warm_engine()
+SETTINGS.restore()
 corpus, config = settings()
 race_page.follow_settings(KEY, corpus, config, make_model)
 
@@ -132,9 +208,10 @@ if "seg_race" in st.session_state:
     shown = st.session_state.seg_corpus
     st.caption(f"**{shown.name}**: {len(shown.utterances):,} utterances, "
                f"{shown.n_symbols:,} symbols, {shown.n_words:,} gold words.")
-    speed = playback.controls(KEY, on_reset=lambda: race_page.restart(KEY, make_model))
+    playback.controls(KEY, on_reset=lambda: race_page.restart(KEY, make_model))
     view_controls(race)
-    playback.live(KEY, speed, draw_race)
+    playback.live(KEY, draw_race)
+    formulas(next(iter(race.runs.values())).model)
     st.markdown(
         "#### What to look for\n"
         "- **TOKEN** flips one boundary at a time (eq. 4). From η = 1 every symbol is a word; "

@@ -11,8 +11,19 @@ from datasets.errors import CorpusError
 from datasets.segmented import read_segmented
 from datasets.synthetic import hmm_corpus, zipf_corpus
 from datasets.tagged import read_tagged
+from ui.settings import Setting
 
-SOURCES = ("Built-in: nursery talk", "Synthetic (Zipf lexicon)", "Upload a file")
+SOURCES = {"builtin": "Built-in: nursery talk", "synthetic": "Synthetic (Zipf lexicon)",
+           "upload": "Upload a file"}
+UPLOAD_NOTE = "An uploaded file cannot travel in a link: the link opens the upload box."
+SEGMENTED_SETTINGS = (
+    Setting("source", "builtin", str, "the corpus", choices=tuple(SOURCES)),
+    Setting("syn_n", 300, int, "the number of utterances", 20, 2000),
+    Setting("syn_lex", 60, int, "the lexicon size", 5, 500),
+    Setting("syn_sym", 6, int, "the number of symbols", 2, 26),
+    Setting("syn_s", 1.0, float, "the Zipf exponent", 0.5, 2.0),
+    Setting("syn_seed", 0, int, "the corpus seed", 0, 2**31 - 1),
+)
 
 
 @st.cache_data(show_spinner=False)
@@ -34,15 +45,15 @@ def uploaded(data, name):
 def choose_corpus(key):
     """Sidebar widgets; return the chosen SegmentedCorpus, or None when the choice is unusable
     (an error has been shown)."""
-    source = st.radio("Corpus", SOURCES, key=f"{key}_source")
-    if source == SOURCES[0]:
+    source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key=f"{key}_source")
+    if source == "builtin":
         return builtin()
-    if source == SOURCES[1]:
-        n = st.slider("Utterances", 20, 2000, 300, step=20, key=f"{key}_syn_n")
-        lexicon = st.slider("Lexicon size", 5, 500, 60, key=f"{key}_syn_lex")
-        symbols = st.slider("Symbols", 2, 26, 6, key=f"{key}_syn_sym")
-        exponent = st.slider("Zipf exponent", 0.5, 2.0, 1.0, step=0.1, key=f"{key}_syn_s")
-        seed = st.number_input("Corpus seed", 0, 2**31 - 1, 0, key=f"{key}_syn_seed")
+    if source == "synthetic":
+        n = st.slider("Utterances", 20, 2000, step=20, key=f"{key}_syn_n")
+        lexicon = st.slider("Lexicon size", 5, 500, key=f"{key}_syn_lex")
+        symbols = st.slider("Symbols", 2, 26, key=f"{key}_syn_sym")
+        exponent = st.slider("Zipf exponent", 0.5, 2.0, step=0.1, key=f"{key}_syn_s")
+        seed = st.number_input("Corpus seed", 0, 2**31 - 1, key=f"{key}_syn_seed")
         try:
             return synthetic(n, lexicon, symbols, exponent, int(seed))
         except ValueError as err:
@@ -63,7 +74,9 @@ def choose_corpus(key):
     return corpus
 
 
-TAGGED_SOURCES = ("Built-in: simple sentences", "Synthetic (known HMM)", "Upload a file")
+TAGGED_SOURCES = {"builtin": "Built-in: simple sentences", "synthetic": "Synthetic (known HMM)",
+                  "upload": "Upload a file"}
+SPARSITIES = (0.01, 0.05, 0.1, 0.5, 1.0)
 TAGGED_FORMATS = {"conllu": "CoNLL-U (UPOS)", "conllu-xpos": "CoNLL-U (XPOS)",
                   "wordtag": "word/TAG tokens, a sentence per line",
                   "wordtag-lines": "word TAG per line, blank line between sentences"}
@@ -85,18 +98,31 @@ def uploaded_tagged(data, name, file_format, lowercase):
     return read_tagged(data, name, format=file_format, lowercase=lowercase)
 
 
+TAGGED_SETTINGS = (
+    Setting("source", "builtin", str, "the corpus", choices=tuple(TAGGED_SOURCES)),
+    Setting("syn_n", 200, int, "the number of sentences", 20, 2000),
+    Setting("syn_k", 5, int, "the number of true states", 2, 20),
+    Setting("syn_v", 60, int, "the vocabulary size", 10, 1000),
+    Setting("syn_s", 0.1, float, "the sparsity", choices=SPARSITIES),
+    Setting("syn_seed", 0, int, "the corpus seed", 0, 2**31 - 1),
+    Setting("format", "conllu", str, "the file format", choices=tuple(TAGGED_FORMATS)),
+    Setting("lower", False, bool, "lowercasing"),
+)
+
+
 def choose_tagged_corpus(key):
     """Sidebar widgets for a tagged corpus; the TaggedCorpus, or None after showing why not."""
-    source = st.radio("Corpus", TAGGED_SOURCES, key=f"{key}_source")
-    if source == TAGGED_SOURCES[0]:
+    source = st.radio("Corpus", list(TAGGED_SOURCES), format_func=TAGGED_SOURCES.get,
+                      key=f"{key}_source")
+    if source == "builtin":
         return tagged_builtin_corpus()
-    if source == TAGGED_SOURCES[1]:
-        n = st.slider("Sentences", 20, 2000, 200, step=20, key=f"{key}_syn_n")
-        states = st.slider("True states", 2, 20, 5, key=f"{key}_syn_k")
-        vocabulary = st.slider("Vocabulary", 10, 1000, 60, key=f"{key}_syn_v")
-        sparsity = st.select_slider("Sparsity (Dirichlet parameter)", [0.01, 0.05, 0.1, 0.5, 1.0],
-                                    0.1, key=f"{key}_syn_s")
-        seed = st.number_input("Corpus seed", 0, 2**31 - 1, 0, key=f"{key}_syn_seed")
+    if source == "synthetic":
+        n = st.slider("Sentences", 20, 2000, step=20, key=f"{key}_syn_n")
+        states = st.slider("True states", 2, 20, key=f"{key}_syn_k")
+        vocabulary = st.slider("Vocabulary", 10, 1000, key=f"{key}_syn_v")
+        sparsity = st.select_slider("Sparsity (Dirichlet parameter)", SPARSITIES,
+                                    key=f"{key}_syn_s")
+        seed = st.number_input("Corpus seed", 0, 2**31 - 1, key=f"{key}_syn_seed")
         try:
             return synthetic_tagged(n, states, vocabulary, sparsity, int(seed))
         except ValueError as err:

@@ -1,43 +1,113 @@
-"""Play / pause / step / reset and a speed control for a Race kept in st.session_state.
+"""Play / pause / step / reset for a Race kept in st.session_state, with keyboard shortcuts and
+a clock that says what a race compares.
 
-While playing, a fragment re-runs on a timer; each tick advances the race by a budget of engine
-time and redraws only the live part of the page.
+While playing, a fragment re-runs on a timer; each tick advances the race and redraws only the
+live part of the page. A tick's sweeps stop after TICK_SECONDS of wall time whatever the speed,
+so Pause answers within a tick and a class of sessions on one server shares the cores.
 """
+import threading
+import time
+import uuid
+
 import streamlit as st
 
-SPEEDS = [1, 2, 5, 10, 20, 50]  # passes per second
-TICK_ENGINE_SECONDS = 0.12      # engine time per tick, shared by the race's chains
+from ui.settings import Setting
+
+SPEEDS = (1, 2, 5, 10, 20, 50)  # passes per second, each sampler (equal passes)
+INTERVAL = 0.5                  # seconds between ticks while playing
+TICK_SECONDS = 0.2              # wall time one tick's sweeps may take, all chains together
+CLOCKS = {"passes": "Equal passes", "time": "Equal engine time"}
+CLOCK_HELP = ("**Equal passes**: every sampler advances the same number of passes per tick "
+              "(a slow sampler holds the others back). **Equal engine time**: every sampler "
+              "gets the same milliseconds of engine time per tick, so a fast sampler does more "
+              "passes (Liang et al.'s Fig. 5 compares samplers so).")
+KEYS_HINT = "Keys: **Space** play / pause · **→** one pass · **0** reset"
+
+# the engine time every playing session together may use, as a share of the machine's wall
+# time: a class of sessions on one server then leaves room for new pages and Step clicks
+SERVER_SHARE = 0.5
+ACTIVE_SECONDS = 2.0  # a session that ticked this recently counts as playing
 
 
-def _tick_interval(speed):
-    return 1.0 if speed < 2 else 0.5
+class Players:
+    """The sessions of this server process playing now, so each tick's budget shrinks as more
+    of a class presses Play (shared by all sessions through st.cache_resource)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._last_tick = {}
+
+    def tick_budget(self, session):
+        """Seconds of sweeping this session may do in its tick."""
+        now = time.monotonic()
+        with self._lock:
+            self._last_tick[session] = now
+            for other, at in list(self._last_tick.items()):
+                if now - at > ACTIVE_SECONDS:
+                    del self._last_tick[other]
+            playing = len(self._last_tick)
+        return min(TICK_SECONDS, SERVER_SHARE * INTERVAL / playing)
+
+
+@st.cache_resource
+def players():
+    return Players()
+
+
+SETTINGS = (
+    Setting("speed", 5, int, "the speed", choices=SPEEDS),
+    Setting("clock", "passes", str, "the clock", choices=tuple(CLOCKS)),
+)
 
 
 def controls(key, on_reset):
-    """Draw the buttons; return the speed in passes per second. ``on_reset`` rebuilds the race."""
+    """The buttons, the clock and the speed (keys ``{key}_speed``, ``{key}_clock``, restored
+    with the page's settings); ``on_reset`` rebuilds the race."""
     playing_key = f"{key}_playing"
     race = st.session_state.get(f"{key}_race")
     playing = st.session_state.get(playing_key, False)
     done = race is None or race.finished
-    cols = st.columns([1, 1, 1, 3])
-    if cols[0].button("Pause" if playing else "Play", key=f"{key}_play",
+    cols = st.columns([1, 1, 1, 2.2, 2.6], vertical_alignment="bottom")
+    if cols[0].button("Pause" if playing else "Play", key=f"{key}_play", shortcut="Space",
                       icon=":material/pause:" if playing else ":material/play_arrow:",
-                      disabled=done and not playing, width="stretch"):
+                      disabled=done and not playing, width="stretch", type="primary"):
         st.session_state[playing_key] = not playing
         st.rerun()
-    if cols[1].button("Step", key=f"{key}_step", icon=":material/skip_next:", disabled=done or playing,
-                      help="one pass of every chain", width="stretch"):
+    if cols[1].button("Step", key=f"{key}_step", icon=":material/skip_next:", shortcut="Right",
+                      disabled=done or playing, help="one pass of every chain",
+                      width="stretch"):
         race.sweep(1)
-    if cols[2].button("Reset", key=f"{key}_reset", icon=":material/replay:", width="stretch"):
+    if cols[2].button("Reset", key=f"{key}_reset", icon=":material/replay:", shortcut="0",
+                      help="the same settings and seed, from pass 0", width="stretch"):
         st.session_state[playing_key] = False
         on_reset()
-    return cols[3].select_slider("Speed (passes per second)", SPEEDS, value=5, key=f"{key}_speed")
+    clock = cols[3].segmented_control("Clock", list(CLOCKS), format_func=CLOCKS.get,
+                                      key=f"{key}_clock", help=CLOCK_HELP)
+    cols[4].select_slider("Speed: passes per second, each sampler", SPEEDS, key=f"{key}_speed",
+                          disabled=clock == "time",
+                          help="a ceiling: a tick never sweeps for more than "
+                               f"{TICK_SECONDS * 1000:.0f} ms, so slow samplers may go slower; "
+                               "with equal engine time every tick uses all of it")
+    race = st.session_state.get(f"{key}_race")
+    if race is not None and race.finished:
+        st.caption(f"The run has reached its {race.total_sweeps:,} passes: raise **Passes per "
+                   "run** to go on, or **Reset** to watch it again. " + KEYS_HINT)
+    else:
+        st.caption(KEYS_HINT)
 
 
-def live(key, speed, draw):
+def advance(race, clock, speed, budget):
+    """One tick's sweeps, by the clock's rule, in ``budget`` seconds (at least one pass)."""
+    if clock == "time":
+        race.run_for(budget / len(race.runs), race.total_sweeps or 10**9)
+    else:
+        race.sweep_together(max(1, round(speed * INTERVAL)), budget)
+
+
+def live(key, draw):
     """Run ``draw(race)`` now and, while playing, on every tick after advancing the race."""
     playing_key = f"{key}_playing"
-    interval = _tick_interval(speed) if st.session_state.get(playing_key) else None
+    interval = INTERVAL if st.session_state.get(playing_key) else None
 
     @st.fragment(run_every=interval)
     def tick():
@@ -46,8 +116,10 @@ def live(key, speed, draw):
             if race.finished:
                 st.session_state[playing_key] = False
                 st.rerun()  # the whole page, so the Play button comes back
-            passes = max(1, round(speed * _tick_interval(speed)))
-            race.run_for(TICK_ENGINE_SECONDS / len(race.runs), passes)
+            session = st.session_state.setdefault("playback_session", uuid.uuid4().hex)
+            budget = players().tick_budget(session)
+            advance(race, st.session_state[f"{key}_clock"] or "passes",
+                    st.session_state[f"{key}_speed"], budget)
         draw(race)
 
     tick()

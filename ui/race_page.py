@@ -39,6 +39,14 @@ def restart(key, make_model, record_values=False):
           record_values)
 
 
+def metric_row(items):
+    """One metric per chain, (label, value, help) each, in a row that wraps: on a phone
+    they stay a compact block above the charts instead of a column of five."""
+    with st.container(horizontal=True, gap="small"):
+        for text, value, help_text in items:
+            st.metric(text, value, help=help_text, width="content", border=True)
+
+
 def over_time(col, frame, column, y_title, title, chart_key, fraction=False):
     """One measure of every chain against engine time (Liang et al. Fig. 5), in ``col``."""
     fig = traces_over_passes(frame, column, y_title, x="seconds", title=title,
@@ -48,4 +56,6 @@ def over_time(col, frame, column, y_title, title, chart_key, fraction=False):
                       height=380)
     if fraction:
         fig.update_yaxes(range=[0, 1])
+    # from 0, not around it, before any time has passed (at pass 0 every run is at 0 s)
+    fig.update_xaxes(range=[0, max(frame["seconds"].max(), 0.01) * 1.02])
     col.plotly_chart(fig, key=chart_key)

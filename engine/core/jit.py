@@ -7,7 +7,10 @@ incremented and decremented all of them — about 10 ns per array, ~200 ns per c
 word-segmentation state, which was most of a TYPE sweep. Kernels never allocate (callers pass
 buffers in), so they need no reference counts; a kernel that tried to allocate would fail to
 compile rather than leak. Callees inherit the setting.
+
+Kernels release the GIL (``nogil``): the app serves a class from one process, and each
+session's sweeps then run on any free core instead of queueing behind one another.
 """
 from numba import njit
 
-kernel = njit(cache=True, _nrt=False)
+kernel = njit(cache=True, _nrt=False, nogil=True)

@@ -64,6 +64,6 @@ def test_settings_start_new_chains_and_bad_ones_keep_the_race(open_page):
     at.multiselect(key="hmm_samplers").set_value(["token", "type"]).run()
     at.number_input(key="hmm_k").set_value(4).run()
     assert at.session_state.hmm_race.runs["token"].model.n_states == 4
-    at.radio(key="hmm_source").set_value("Synthetic (known HMM)").run()
+    at.radio(key="hmm_source").set_value("synthetic").run()
     assert "synthetic HMM" in at.session_state.hmm_corpus.name
     assert not at.exception

@@ -166,7 +166,7 @@ def test_presets_set_the_settings_and_start_new_chains(open_page):
     at = open_page(PAGE)
     at.selectbox(key="toy_preset").set_value("Small n = 12: TYPE's draws, m by m").run()
     assert at.number_input(key="toy_n").value == 12 and ms(at) == [12, 12]
-    at.selectbox(key="toy_preset").set_value("Fig. 2: n = 1,000 from m = n").run()
+    at.selectbox(key="toy_preset").set_value("Fig. 2: TOKEN stuck at m = n, TYPE at the mode").run()
     assert len(at.metric) == 4 and ms(at) == [1000] * 4
     at.selectbox(key="toy_preset").set_value("From the mode (m = 0): both stay").run()
     at.button(key="toy_step").click().run()

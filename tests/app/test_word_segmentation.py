@@ -70,7 +70,7 @@ def test_the_segmentation_view_colours_boundaries_and_lists_the_lexicon(open_pag
 
 def test_a_synthetic_corpus_and_new_settings_start_new_chains(open_page):
     at = open_page(PAGE)
-    at.radio(key="seg_source").set_value("Synthetic (Zipf lexicon)").run()
+    at.radio(key="seg_source").set_value("synthetic").run()
     at.slider(key="seg_syn_n").set_value(100).run()
     assert "synthetic" in at.session_state.seg_corpus.name
     assert len(at.session_state.seg_corpus.utterances) == 100
@@ -92,7 +92,7 @@ def test_no_sampler_chosen_keeps_the_race(open_page):
 def test_an_impossible_synthetic_lexicon_is_explained_and_keeps_the_race(open_page):
     at = open_page(PAGE)
     at.button(key="seg_step").click().run()
-    at.radio(key="seg_source").set_value("Synthetic (Zipf lexicon)").run()
+    at.radio(key="seg_source").set_value("synthetic").run()
     at.slider(key="seg_syn_sym").set_value(2).run()
     at.slider(key="seg_syn_lex").set_value(500).run()
     assert any("lexicon_size must be" in e.value for e in at.error)

@@ -134,6 +134,16 @@ def test_run_for_spends_its_time_budget_in_whole_sweeps():
     assert run.run_for(10.0, max_sweeps=5) == 5  # never more than max_sweeps
 
 
+def test_sweeping_together_keeps_every_run_at_equal_passes_within_the_budget():
+    race = Race(ToyModel(1000), ("token", "type"), seed=3, init={"m": 1000}, total_sweeps=12)
+    assert race.sweep_together(5, seconds=10.0) == 5  # the pass limit, not the time
+    assert [run.sweeps_done for run in race.runs.values()] == [5, 5]
+    assert race.sweep_together(5, seconds=0.0) == 1  # no time left: one round, still equal
+    assert [run.sweeps_done for run in race.runs.values()] == [6, 6]
+    assert race.sweep_together(100, seconds=10.0) == 6  # stops at the race's length
+    assert race.finished and race.sweep_together(1, seconds=10.0) == 0
+
+
 def test_kernels_refuse_python_callers_of_the_interface():
     from engine.kernels import interface
     with pytest.raises(TypeError, match="model-interface function"):

@@ -1,0 +1,123 @@
+"""Each lesson preset shows what its name claims: opened from its link, run for its number of
+passes (or moves), the chains stand in the order the name says. The runs are seeded, so these
+are exact replays of what a class sees, not statistical tests (except the toy's TYPE draws,
+which are independent draws from the exact posterior)."""
+import math
+
+import numpy as np
+import pytest
+
+from engine.models.toy import ToyModel
+from ui.settings import slug
+
+
+def last(race, name, column="loglik"):
+    return race.runs[name].trace[-1][column]
+
+
+def column(race, name, column):
+    return np.array([row[column] for row in race.runs[name].trace])
+
+
+def played(open_page, page, prefix, label):
+    at = open_page(page, preset=slug(label))
+    assert not at.warning and not at.exception
+    race = at.session_state[f"{prefix}_race"]
+    race.sweep(race.total_sweeps)
+    return race
+
+
+def toy_fig2(race):
+    n = 1000
+    token, type_ = column(race, "token", "m"), column(race, "type", "m")
+    assert (token[:4] > n / 2).all()   # TOKEN still above n/2 after three passes
+    assert type_[1] < n / 10           # TYPE at the mode after one
+    assert last(race, "greedy", "m") == 0  # g(0) > g(n): greedy takes all-`ab`
+
+
+def toy_small(race):
+    model = ToyModel(12)
+    p = np.exp(model.log_posterior())
+    m = np.arange(13)
+    sd = math.sqrt((p * (m - model.posterior_mean()) ** 2).sum())
+    draws = column(race, "type", "m")[1:]  # one exact draw per pass: the block is all n sites
+    assert abs(draws.mean() - model.posterior_mean()) < 4 * sd / math.sqrt(len(draws))
+
+
+def toy_large(race):
+    assert (column(race, "token", "m")[:7] > 50_000).all()  # above n/2 for six passes
+    assert last(race, "type", "m") < 10_000
+
+
+def toy_mode(race):
+    for name in race.runs:
+        assert column(race, name, "m").max() < 100  # n/10
+
+
+def seg_type_escapes(race):
+    assert last(race, "type") > last(race, "token") + 1000
+    assert last(race, "type", "token_f") > last(race, "token", "token_f") + 0.2
+
+
+def seg_anneal(race):
+    assert last(race, "token") < last(race, "anneal") < last(race, "type")
+
+
+def hmm_type_wins(race):
+    assert last(race, "type") > last(race, "token")
+    assert last(race, "type", "acc_many_to_one") > last(race, "token", "acc_many_to_one") + 0.05
+
+
+def hmm_greedy_collapses(race):
+    greedy = column(race, "greedy", "loglik")
+    assert greedy[50] == greedy[-1]  # frozen from pass 50 on
+    assert greedy[-1] < last(race, "type")
+
+
+def hmm_sentence_like_token(race):
+    token, sentence = last(race, "token"), last(race, "sentence")
+    assert abs(sentence - token) < 0.05 * abs(token)
+    assert abs(last(race, "sentence", "acc_many_to_one")
+               - last(race, "token", "acc_many_to_one")) < 0.05
+
+
+RACES = [
+    ("pages/toy_posterior.py", "toy", "Fig. 2: TOKEN stuck at m = n, TYPE at the mode", toy_fig2),
+    ("pages/toy_posterior.py", "toy", "Small n = 12: TYPE's draws, m by m", toy_small),
+    ("pages/toy_posterior.py", "toy", "n = 100,000: TOKEN stuck longer", toy_large),
+    ("pages/toy_posterior.py", "toy", "From the mode (m = 0): both stay", toy_mode),
+    ("pages/word_segmentation.py", "seg", "TYPE escapes where TOKEN crawls", seg_type_escapes),
+    ("pages/word_segmentation.py", "seg", "Annealing helps only a little", seg_anneal),
+    ("pages/tag_trajectories.py", "hmm", "TYPE wins on large word types (α′ = 0.0001)",
+     hmm_type_wins),
+    ("pages/tag_trajectories.py", "hmm", "TYPE-greedy collapses", hmm_greedy_collapses),
+    ("pages/tag_trajectories.py", "hmm", "SENTENCE ≈ TOKEN (blocked ≈ pointwise)",
+     hmm_sentence_like_token),
+]
+
+
+@pytest.mark.parametrize("page, prefix, label, claim", RACES, ids=[r[2] for r in RACES])
+def test_a_race_preset_shows_its_claim(open_page, page, prefix, label, claim):
+    claim(played(open_page, page, prefix, label))
+
+
+def test_the_type_blocks_preset_shows_one_block_of_the(open_page):
+    at = open_page("pages/type_blocks.py", preset=slug("One block of `the` (HMM)"))
+    assert not at.warning
+    at.button(key="tb_step").click().run()
+    lab = at.session_state.tb
+    model, info = lab["model"], lab["move"]["info"]
+    the = model.vocabulary.index("the")
+    assert (model.words[info.block] == the).all()
+    # every `the` of the pivot's type (those after a word, not opening a sentence), one move
+    assert set(info.block) == set(info.type_sites) and len(info.block) > 20
+
+
+def test_every_preset_has_its_claim_checked(open_page):
+    checked = {(page, label) for page, _, label, _ in RACES}
+    checked.add(("pages/type_blocks.py", "One block of `the` (HMM)"))
+    for page, prefix in {(page, prefix) for page, prefix, _, _ in RACES} | {
+            ("pages/type_blocks.py", "tb")}:
+        at = open_page(page)
+        for label in at.selectbox(key=f"{prefix}_preset").options:
+            assert (page, label) in checked, f"{label!r} on {page} has no claim test"

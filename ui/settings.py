@@ -1,0 +1,196 @@
+"""A page's settings: kept when the user visits another page, written to the address bar so a
+view can be shared as a link, and read back from a link.
+
+Each page declares its settings once (``Setting``) and wraps its widgets between
+``PageSettings.restore`` and ``PageSettings.save``. Widgets take their value from
+``st.session_state`` under the setting's key and pass no default of their own.
+
+Why a copy is kept: Streamlit deletes a widget's value when a run of the app does not draw the
+widget, i.e. as soon as the user opens another page; the copy puts it back on return, so the
+page's run (keyed by its settings) is found where it was.
+"""
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+import streamlit as st
+
+PRESET = "preset"  # the address parameter naming a preset
+
+
+def slug(label):
+    """A preset's name in the address: "TOKEN stuck at m = n" → "token-stuck-at-m-n"."""
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its name in the address, its default and what values it accepts.
+
+    kind is int, float, bool, str or tuple (several of ``choices``, comma-separated in the
+    address). ``what`` names it in messages ("the seed").
+    """
+
+    name: str
+    default: object
+    kind: type
+    what: str
+    low: float = None
+    high: float = None
+    choices: tuple = field(default=())
+
+    def parse(self, text):
+        """The value written as ``text`` in the address; ValueError says what is wrong."""
+        if self.kind is tuple:
+            picked = tuple(c for c in text.split(",") if c)
+            unknown = [c for c in picked if c not in self.choices]
+            if unknown or not picked:
+                raise ValueError(f"{self.what} must be among {', '.join(self.choices)}")
+            return picked
+        if self.kind is bool:
+            if text not in ("0", "1"):
+                raise ValueError(f"{self.what} must be 0 or 1")
+            return text == "1"
+        if self.kind is str:
+            if self.choices and text not in self.choices:
+                raise ValueError(f"{self.what} must be one of {', '.join(self.choices)}")
+            return text
+        try:
+            value = self.kind(text)
+        except ValueError:
+            noun = "a whole number" if self.kind is int else "a number"
+            raise ValueError(f"{self.what} must be {noun}") from None
+        if self.choices:
+            if value not in self.choices:
+                raise ValueError(f"{self.what} must be one of "
+                                 f"{', '.join(map(str, self.choices))}")
+        elif value != value or not self.low <= value <= self.high:
+            raise ValueError(f"{self.what} must be between {self.low:,} and {self.high:,}")
+        return value
+
+    def text(self, value):
+        """How ``value`` is written in the address."""
+        if self.kind is tuple:
+            return ",".join(value)
+        if self.kind is bool:
+            return "1" if value else "0"
+        return str(value)
+
+
+class PageSettings:
+    """The settings of one page (``prefix`` keys its session state: ``{prefix}_{name}``).
+
+    presets: {label: {setting name: value}}; each is also a link (``?preset=<label>``).
+    """
+
+    def __init__(self, prefix, settings, presets=None):
+        self.prefix = prefix
+        self.settings = {s.name: s for s in settings}
+        self.presets = presets or {}
+
+    def key(self, name):
+        return f"{self.prefix}_{name}"
+
+    @property
+    def _saved(self):
+        return f"_{self.prefix}_saved"
+
+    def restore(self):
+        """Call before drawing the widgets: on return to the page the values it had; on a
+        session's first visit the address's (a preset or single settings), else the defaults.
+        A bad or unknown parameter gets a notice and its default, never an error."""
+        state = st.session_state
+        saved = state.get(self._saved)
+        if saved is not None:
+            for name, value in saved.items():
+                state.setdefault(self.key(name), value)
+            return
+        values = {s.name: s.default for s in self.settings.values()}
+        values.update(self._from_address())
+        for name, value in values.items():
+            state.setdefault(self.key(name), value)
+
+    def _from_address(self):
+        found, notices = {}, []
+        params = st.query_params.to_dict()
+        preset = params.pop(PRESET, None)
+        if preset is not None:
+            named = {slug(label): values for label, values in self.presets.items()}
+            if preset in named:
+                found.update(named[preset])
+            else:
+                notices.append(f"no preset is called “{preset}”")
+        for name, text in params.items():
+            setting = self.settings.get(name)
+            if setting is None:
+                notices.append(f"`{name}` is not a setting of this page")
+                continue
+            try:
+                found[name] = setting.parse(text)
+            except ValueError as err:
+                notices.append(f"`{name}={text}`: {err}")
+        if notices:
+            st.warning("Ignored in the address: " + "; ".join(notices) +
+                       ". Those settings keep their defaults.", icon=":material/link_off:")
+        return found
+
+    def values(self):
+        """{name: current value} (a multiselect's list as a tuple, as settings hold it)."""
+        values = {name: st.session_state[self.key(name)] for name in self.settings}
+        return {name: tuple(v) if isinstance(v, list) else v for name, v in values.items()}
+
+    def apply(self, values):
+        """Set widgets to ``values`` (a preset): call from a widget's on_change callback."""
+        for name, value in values.items():
+            st.session_state[self.key(name)] = value
+
+    def apply_preset(self, label):
+        self.apply(self.presets[label])
+
+    def save(self):
+        """Call after the widgets: keep their values for a return visit and write the ones
+        that differ from the defaults into the address."""
+        values = self.values()
+        st.session_state[self._saved] = values
+        st.query_params.from_dict(self.address(values))
+
+    def address(self, values):
+        return {name: self.settings[name].text(value) for name, value in values.items()
+                if value != self.settings[name].default}
+
+    def link(self, values=None):
+        """The address of this view (or of ``values``) as a full link when the browser told
+        Streamlit its address, else as the part after the page's address."""
+        query = urlencode(self.address(self.values() if values is None else values))
+        base = st.context.url or ""
+        return f"{base}?{query}" if query else (base or "?")
+
+    def preset_link(self, label):
+        base = st.context.url or ""
+        return f"{base}?{urlencode({PRESET: slug(label)})}"
+
+    def preset_picker(self):
+        """A selectbox of the presets (in the sidebar); choosing one sets its widgets."""
+        if not self.presets:
+            return
+        st.selectbox("Preset", list(self.presets), index=None, key=self.key("preset"),
+                     placeholder="Choose a lesson preset…",
+                     on_change=lambda: self._choose_preset(),
+                     help="each preset sets the widgets below to show one claim of the papers")
+
+    def _choose_preset(self):
+        label = st.session_state.get(self.key("preset"))
+        if label in self.presets:
+            self.apply_preset(label)
+
+    def share(self, note=None):
+        """A 'Share this view' panel: the link (with a copy button) and every preset's link."""
+        with st.popover("Share this view", icon=":material/link:"):
+            st.caption("Copy this link (the button at its right): it opens this page with "
+                       "these settings in any browser." + (f" {note}" if note else ""))
+            st.code(self.link(), language=None, wrap_lines=True)
+            if self.presets:
+                st.caption("Each preset as a link:")
+                for label in self.presets:
+                    st.markdown(f"**{label}**")
+                    st.code(self.preset_link(label), language=None, wrap_lines=True)
