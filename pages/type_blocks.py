@@ -155,6 +155,7 @@ def controls(lab):
     extra = view_of(type(model)).status(model, state)
     cols[3].markdown(f"Move {lab['moves']:,} · pass {lab['sampler'].sweeps_done + 1:,} · "
                      f"log p = {model.loglik(state):,.2f} · {extra}")
+    st.caption("Keys: **→** one TYPE move · **Shift+→** ten moves · **0** reset")
     return lab
 
 
