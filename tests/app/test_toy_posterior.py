@@ -171,3 +171,8 @@ def test_presets_set_the_settings_and_start_new_chains(open_page):
     at.selectbox(key="toy_preset").set_value("From the mode (m = 0): both stay").run()
     at.button(key="toy_step").click().run()
     assert passes(at) == [1, 1] and max(ms(at)) < 10
+
+
+def test_a_link_with_n_alone_starts_at_m_equal_n(open_page):
+    at = open_page(PAGE, n=77)
+    assert ms(at) == [77, 77] and not at.error
