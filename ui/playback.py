@@ -60,6 +60,11 @@ SETTINGS = (
 )
 
 
+def _toggle(playing_key):
+    # a callback, not a rerun after the click: Pause then costs one run of the page, not two
+    st.session_state[playing_key] = not st.session_state.get(playing_key, False)
+
+
 def controls(key, on_reset):
     """The buttons, the clock and the speed (keys ``{key}_speed``, ``{key}_clock``, restored
     with the page's settings); ``on_reset`` rebuilds the race."""
@@ -67,12 +72,11 @@ def controls(key, on_reset):
     race = st.session_state.get(f"{key}_race")
     playing = st.session_state.get(playing_key, False)
     done = race is None or race.finished
-    cols = st.columns([1, 1, 1, 2.2, 2.6], vertical_alignment="bottom")
-    if cols[0].button("Pause" if playing else "Play", key=f"{key}_play", shortcut="Space",
-                      icon=":material/pause:" if playing else ":material/play_arrow:",
-                      disabled=done and not playing, width="stretch", type="primary"):
-        st.session_state[playing_key] = not playing
-        st.rerun()
+    cols = st.columns([1.5, 1.2, 1.2, 2.2, 2.6], vertical_alignment="bottom")
+    cols[0].button("Pause" if playing else "Play", key=f"{key}_play", shortcut="Space",
+                   icon=":material/pause:" if playing else ":material/play_arrow:",
+                   disabled=done and not playing, width="stretch", type="primary",
+                   on_click=_toggle, args=(playing_key,))
     if cols[1].button("Step", key=f"{key}_step", icon=":material/skip_next:", shortcut="Right",
                       disabled=done or playing, help="one pass of every chain",
                       width="stretch"):

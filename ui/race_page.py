@@ -44,7 +44,7 @@ def metric_row(items):
     they stay a compact block above the charts instead of a column of five."""
     with st.container(horizontal=True, gap="small"):
         for text, value, help_text in items:
-            st.metric(text, value, help=help_text, width="content", border=True)
+            st.metric(text, value, help=help_text, width="content")
 
 
 def over_time(col, frame, column, y_title, title, chart_key, fraction=False):
