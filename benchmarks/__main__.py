@@ -4,11 +4,11 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from benchmarks import first_run, hmm, toy, usm
+from benchmarks import class_load, first_run, hmm, toy, usm
 from benchmarks.common import markdown_table
 from engine.bench import cpu_model
 
-SUITES = {"toy": toy, "usm": usm, "hmm": hmm, "first-run": first_run}
+SUITES = {"toy": toy, "usm": usm, "hmm": hmm, "first-run": first_run, "class-load": class_load}
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 
 

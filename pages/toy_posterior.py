@@ -219,7 +219,8 @@ st.caption("Liang, Jordan & Klein (2010), §2. Each copy of `ab` is either one w
            "(z = 0) or two words `a b` (z = 1); m counts the split copies.")
 warm_engine()
 SETTINGS.restore()
-if "toy_n_before" not in st.session_state and "m" not in st.query_params:
+if "toy_n_before" not in st.session_state and "n" in st.query_params and \
+        "m" not in st.query_params:
     st.session_state.toy_m = st.session_state.toy_n  # a link with n alone: start at m = n
 config = settings()
 issues = problems(config)

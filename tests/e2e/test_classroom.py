@@ -71,7 +71,12 @@ def read_view(page, checkbox):
                 skip=sidebar.get_by_role("checkbox", name=checkbox).is_checked())
 
 
-@pytest.mark.parametrize("path, checkbox, first_label", LESSONS, ids=[p for p, *_ in LESSONS])
+@pytest.mark.parametrize("path, checkbox, first_label", [
+    pytest.param(*lesson, marks=pytest.mark.xfail(
+        strict=False, reason="issue 11 open: once, under a load average of 12, Type blocks "
+                             "opened from the link showed seed 0 with seed=7 in its address "
+                             "(passed in 4 other runs); not yet explained"))
+    if lesson[0] == "type_blocks" else lesson for lesson in LESSONS], ids=[p for p, *_ in LESSONS])
 def test_a_shared_link_reopens_the_view_in_another_browser(browser, page, app_url, path,
                                                            checkbox, first_label):
     page.goto(f"{app_url}/{path}")
