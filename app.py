@@ -1,7 +1,10 @@
 """Typeblocks: the entry point. Page configuration and navigation, nothing else."""
 import streamlit as st
 
+from ui.theme import page_style
+
 st.set_page_config(page_title="Typeblocks", page_icon=":material/view_module:", layout="wide")
+page_style()
 st.navigation([
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/toy_posterior.py", title="Toy posterior", icon=":material/stacked_line_chart:"),

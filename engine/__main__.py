@@ -216,7 +216,8 @@ def warm_kernels(args):
         jobs = {pool.submit(_warm_one, *pair): pair for pair in distinct.values()}
         for job in as_completed(jobs):
             name, sampler = jobs[job]
-            print(f"  {name} {samplers.label(sampler)} compiled in {job.result():.1f} s",
+            # "ready": compiled now, or loaded from the cache (a warm cache takes milliseconds)
+            print(f"  {name} {samplers.label(sampler)} ready in {job.result():.1f} s",
                   file=sys.stderr, flush=True)
     for name in names:  # from the cache now: loads what every page and run will use
         model = registry.get(name).tiny()

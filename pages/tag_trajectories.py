@@ -4,16 +4,15 @@ Bayesian HMM race from the same tagging; TYPE moves whole word types at once.
 Widgets and plots only; every number comes from engine.models.hmm and engine.run.
 """
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from engine.models.hmm import HmmModel
-from ui import playback, race_page
+from ui import charts, playback, race_page
 from ui.corpus_choice import (TAGGED_SETTINGS, UPLOAD_NOTE, choose_tagged_corpus,
                               tagged_builtin_corpus)
 from ui.entry import through_app
 from ui.settings import PageSettings, Setting
-from ui.theme import label, layout, state_colorscale, state_colour
+from ui.theme import label
 from ui.warmup import warm_engine
 
 KEY = "hmm"
@@ -107,13 +106,11 @@ def draw_race(race):
                          if has_gold else "")))
     race_page.metric_row(items)
     left, right = st.columns(2)
-    charts = [("loglik", "log-probability", "Log-probability over time (Fig. 5a)")]
+    measures = [("loglik", "log-probability", "Log-probability over time (Fig. 5a)")]
     if has_gold:
-        charts.append(("acc_many_to_one", "many-to-one accuracy", "Accuracy over time"))
-    for col, (column, y_title, title) in zip((left, right), charts):
+        measures.append(("acc_many_to_one", "many-to-one accuracy", "Accuracy over time"))
+    for col, (column, y_title, title) in zip((left, right), measures):
         race_page.over_time(col, frame, column, y_title, title, f"hmm_chart_{column}")
-    trajectories(race)
-    word_and_confusion(race)
 
 
 def trajectories(race):
@@ -123,18 +120,11 @@ def trajectories(race):
     start = min(st.session_state.get("hmm_window", 0), max(0, model.n_sites - WINDOW))
     tokens = np.arange(start, min(start + WINDOW, model.n_sites))
     words = [model.vocabulary[w] for w in model.words[tokens]]
-    cols = st.columns(len(shown))
-    for col, name in zip(cols, shown):
-        run = race.runs[name]
-        z = np.array([values[tokens] for values in run.values])
-        fig = go.Figure(go.Heatmap(z=z, x=[f"{i}:{w}" for i, w in zip(tokens, words)],
-                                   colorscale=state_colorscale(model.n_states), zmin=0.5,
-                                   zmax=model.n_states + 0.5, showscale=False,
-                                   hovertemplate="%{x}<br>pass %{y}: state %{z}<extra></extra>"))
-        layout(fig, f"{label(name)}: each token's state, pass by pass", "token", "pass",
-               height=420)
-        fig.update_xaxes(tickangle=-60, tickfont=dict(size=9))
-        col.plotly_chart(fig, key=f"hmm_heat_{name}")
+    for col, name in zip(st.columns(len(shown)), shown):
+        chart = charts.state_trajectories(
+            race.runs[name].values, tokens, words, model.n_states,
+            f"{label(name)}: each token's state, pass by pass")
+        charts.show(col, chart, f"hmm_heat_{name}")
 
 
 def word_and_confusion(race):
@@ -146,23 +136,15 @@ def word_and_confusion(race):
     shares = np.array([np.bincount(values[positions], minlength=model.n_states + 1)[1:]
                        for values in run.values]) / len(positions)
     left, right = st.columns(2)
-    fig = go.Figure([go.Scatter(x=np.arange(len(shares)), y=shares[:, k], stackgroup="one",
-                                name=f"state {k + 1}", mode="lines",
-                                line=dict(color=state_colour(k + 1)),
-                                fillcolor=state_colour(k + 1))
-                     for k in range(model.n_states) if shares[:, k].any()])
-    layout(fig, f"{label(name)}: states of the {len(positions):,} tokens of “{word}”", "pass",
-           "share of its tokens", height=380)
-    left.plotly_chart(fig, key="hmm_word_chart")
+    charts.show(left, charts.state_shares(
+        shares, model.n_states, f"{label(name)}: states of the {len(positions):,} tokens of "
+                                f"“{word}”"), "hmm_word_chart")
     if model.gold is not None:
-        table = model.confusion(run.state)
-        fig = go.Figure(go.Heatmap(z=table, x=list(model.tag_set),
-                                   y=[f"state {k + 1}" for k in range(model.n_states)],
-                                   colorscale="Blues",
-                                   hovertemplate="%{y} × %{x}: %{z} tokens<extra></extra>"))
-        layout(fig, f"{label(name)}: states against gold tags", "gold tag", None, height=380)
-        fig.update_yaxes(autorange="reversed")
-        right.plotly_chart(fig, key="hmm_confusion")
+        states = [f"state {k + 1}" for k in range(model.n_states)]
+        charts.show(right, charts.confusion(model.confusion(run.state), states,
+                                            list(model.tag_set),
+                                            f"{label(name)}: states against gold tags"),
+                    "hmm_confusion")
 
 
 def default_word(model, frequent):
@@ -170,11 +152,18 @@ def default_word(model, frequent):
     return next((w for w in frequent if any(c.isalpha() for c in w)), frequent[0])
 
 
-def view_controls(race):
+def frequent_words(model):
+    """The corpus's 200 most frequent words, most frequent first: the words one may follow."""
+    counts = np.bincount(model.words, minlength=len(model.vocabulary))
+    return [model.vocabulary[i] for i in np.argsort(-counts, kind="stable")[:200]]
+
+
+def check_view(race):
+    """A followed word, sampler or window this race does not have (a link, another corpus)
+    falls back to one it has."""
     model = next(iter(race.runs.values())).model
     s = st.session_state
-    counts = np.bincount(model.words, minlength=len(model.vocabulary))
-    frequent = [model.vocabulary[i] for i in np.argsort(-counts, kind="stable")[:200]]
+    frequent = frequent_words(model)
     if s.hmm_word not in frequent:
         if s.hmm_word:
             st.warning(f"“{s.hmm_word}” is not among this corpus's 200 most frequent words; "
@@ -183,6 +172,18 @@ def view_controls(race):
     if s.hmm_shown not in race.runs:
         s.hmm_shown = next(iter(race.runs))
     s.hmm_window = min(s.hmm_window, max(0, model.n_sites - 1))
+
+
+def draw_views(race):
+    trajectories(race)
+    word_and_confusion(race)
+
+
+def view_controls(race):
+    """Below the charts over time, above the views they choose: on a phone the charts come
+    first."""
+    model = next(iter(race.runs.values())).model
+    frequent = frequent_words(model)
     cols = st.columns(3)
     cols[0].selectbox("Word and confusion of", list(race.runs), format_func=label,
                       key="hmm_shown")
@@ -244,8 +245,10 @@ if "hmm_race" in st.session_state:
                f"{len(shown.tag_set):,} gold tags; K = {st.session_state.hmm_config['k']}.")
     playback.controls(KEY, on_reset=lambda: race_page.restart(KEY, make_model,
                                                               record_values=True))
-    view_controls(race)
+    check_view(race)
     playback.live(KEY, draw_race)
+    view_controls(race)
+    playback.live(KEY, draw_views, advances=False)
     formulas(next(iter(race.runs.values())).model)
     st.markdown(
         "#### What to look for\n"

@@ -9,7 +9,7 @@ import streamlit as st
 from engine.models.toy import MAX_N, ToyModel
 from engine.run import Race
 from ui import playback, race_page
-from ui.charts import traces_over_passes
+from ui.charts import show, traces
 from ui.entry import through_app
 from ui.settings import PageSettings, Setting
 from ui.theme import EXACT_COLOUR, colour, label, layout
@@ -136,13 +136,10 @@ def draw_race(race):
          f"log p(x, z) = {run.trace[-1]['loglik']:,.1f}; engine time "
          f"{run.seconds * 1000:,.1f} ms; temperature {run.trace[-1]['temperature']:.2f}")
         for name, run in race.runs.items()])
-    fig = traces_over_passes(race.trace_frame(), "m", "m (copies split as a b)",
-                             title="m against passes, every chain from the same start (Fig. 2b)")
-    fig.add_hline(y=n / 2, line_dash="dot", line_color=EXACT_COLOUR,
-                  annotation_text="n/2: TOKEN has escaped below this")
-    fig.update_yaxes(range=[-0.03 * n, 1.05 * n])
-    fig.update_xaxes(range=[0, max(race.total_sweeps, 1)])
-    st.plotly_chart(fig, key="toy_race_chart")
+    show(st, traces(race.trace_frame(), "m", "m (copies split as a b)",
+                    "m against passes, every chain from the same start (Fig. 2b)",
+                    y_domain=[-0.03 * n, 1.05 * n], x_domain=[0, max(race.total_sweeps, 1)],
+                    level=(n / 2, "n/2: TOKEN has escaped below this")), "toy_race_chart")
 
 
 # --- the exact posterior and the two histograms -----------------------------------------------

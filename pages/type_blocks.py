@@ -140,22 +140,25 @@ def type_move(lab):
 
 
 def controls(lab):
-    cols = st.columns([1.2, 1, 1, 3])
-    if cols[0].button("TYPE move", icon=":material/skip_next:", type="primary",
-                      key="tb_step", shortcut="Right"):
+    # one row of buttons as wide as their labels (columns cut "10 moves" on narrow screens),
+    # then the status, which wraps below them when the row is full
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    if row.button("TYPE move", icon=":material/skip_next:", type="primary",
+                  key="tb_step", shortcut="Right"):
         type_move(lab)
-    if cols[1].button("10 moves", icon=":material/fast_forward:", key="tb_ten",
-                      shortcut="Shift+Right"):
+    if row.button("10 moves", icon=":material/fast_forward:", key="tb_ten",
+                  shortcut="Shift+Right"):
         for _ in range(10):
             type_move(lab)
-    if cols[2].button("Reset", icon=":material/replay:", key="tb_reset", shortcut="0"):
+    if row.button("Reset", icon=":material/replay:", key="tb_reset", shortcut="0"):
         start(st.session_state.tb_config)
         lab = st.session_state.tb
     model, state = lab["model"], lab["state"]
     extra = view_of(type(model)).status(model, state)
-    cols[3].markdown(f"Move {lab['moves']:,} · pass {lab['sampler'].sweeps_done + 1:,} · "
-                     f"log p = {model.loglik(state):,.2f} · {extra}")
-    st.caption("Keys: **→** one TYPE move · **Shift+→** ten moves · **0** reset")
+    row.markdown(f"Move {lab['moves']:,} · pass {lab['sampler'].sweeps_done + 1:,} · "
+                 f"log p = {model.loglik(state):,.2f} · {extra}", width="content")
+    st.container(key="tb_keys_hint").caption(  # the key: phones hide it
+        "Keys: **→** one TYPE move · **Shift+→** ten moves · **0** reset")
     return lab
 
 

@@ -114,7 +114,6 @@ def draw_race(race):
                         "Log-probability over time (Fig. 5)", "seg_loglik_chart")
     race_page.over_time(right, frame, measure, MEASURES[measure],
                         f"{MEASURES[measure]} over time", "seg_f_chart", fraction=True)
-    draw_segmentation(race)
 
 
 def draw_segmentation(race):
@@ -140,17 +139,24 @@ def draw_segmentation(race):
         st.dataframe(table, height=330, hide_index=True, key=f"seg_lexicon_{name}")
 
 
+def check_view(race):
+    """Views of samplers or utterances this race does not have (a link, a smaller corpus)
+    fall back to ones it has."""
+    s = st.session_state
+    if s.seg_shown not in race.runs:
+        s.seg_shown = next(iter(race.runs))
+    s.seg_first = min(s.seg_first, len(next(iter(race.runs.values())).model.texts))
+
+
 def view_controls(race):
+    """Below the charts, above the segmentation they choose: on a phone the charts come
+    first."""
     cols = st.columns(3)
     names = list(race.runs)
     n_texts = len(next(iter(race.runs.values())).model.texts)
-    s = st.session_state
-    if s.seg_shown not in names:  # a sampler left out of this race, or one from a link
-        s.seg_shown = names[0]
-    s.seg_first = min(s.seg_first, n_texts)
     cols[0].selectbox("Show the segmentation of", names, format_func=label, key="seg_shown")
     cols[1].number_input("From utterance", 1, n_texts, key="seg_first")
-    cols[2].selectbox("F measure in the right chart", list(MEASURES),
+    cols[2].selectbox("F measure in the right chart above", list(MEASURES),
                       format_func=MEASURES.get, key="seg_measure")
 
 
@@ -209,8 +215,10 @@ if "seg_race" in st.session_state:
     st.caption(f"**{shown.name}**: {len(shown.utterances):,} utterances, "
                f"{shown.n_symbols:,} symbols, {shown.n_words:,} gold words.")
     playback.controls(KEY, on_reset=lambda: race_page.restart(KEY, make_model))
-    view_controls(race)
+    check_view(race)
     playback.live(KEY, draw_race)
+    view_controls(race)
+    playback.live(KEY, draw_segmentation, advances=False)
     formulas(next(iter(race.runs.values())).model)
     st.markdown(
         "#### What to look for\n"

@@ -1,14 +1,158 @@
-"""Charts every lesson uses: a measure of several chains against passes."""
-import plotly.graph_objects as go
+"""The charts a race redraws on every tick while it plays.
 
-from ui.theme import colour, label, layout
+They are Vega-Lite (Altair) charts, not Plotly: Streamlit keeps a Vega-Lite chart on screen and
+swaps its data in place when only the data changed, whereas a Plotly figure's data is part of
+the element's identity, so every tick mounted a new chart, blank until drawn (measured in the
+browser: 8 of 16 screenshots blank). A chart's spec must therefore not change from tick to tick:
+titles and scales here depend on the settings, never on the pass reached.
+
+Long runs are thinned to at most MAX_ROWS rows per line (every k-th pass, the last one always
+kept), so a tick's cost does not grow with the run.
+"""
+import math
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ui.theme import EXACT_COLOUR, colour, label, state_colour
+
+# Every mark is an SVG element the browser redraws on each tick: a heatmap of 400 passes × 60
+# tokens kept the HMM page's browser so busy that Pause showed up to 1.6 s late
+MAX_ROWS = 300      # points per sampler's line, per stacked area
+HEATMAP_ROWS = 80   # passes per trajectory heatmap
+HEIGHT = 230        # pixels of plot, without title, axes and legend
+FONT = 13
 
 
-def traces_over_passes(frame, column, y_title, title=None, x="sweep", x_title="sweeps (passes)"):
-    """One line per sampler of ``column`` against passes from a Race's trace frame."""
-    fig = go.Figure()
-    for name, rows in frame.groupby("sampler", sort=False):
-        fig.add_trace(go.Scatter(x=rows[x], y=rows[column], mode="lines+markers", name=label(name),
-                                 line=dict(color=colour(name), width=2.5),
-                                 marker=dict(size=5)))
-    return layout(fig, title, x_title, y_title)
+def thinned(n, limit=MAX_ROWS):
+    """Indices of ``n`` rows, every k-th with k the smallest stride giving at most ``limit``,
+    and the last row always (so the chart ends where the run is)."""
+    stride = max(1, math.ceil(n / limit))
+    rows = np.arange(0, n, stride)
+    if n and rows[-1] != n - 1:
+        rows = np.append(rows, n - 1)
+    return rows
+
+
+def _style(chart, title, height, legend="bottom"):
+    """The lab's look; ``height`` is the plot's own (fit-x: the legend and axes add to it, so
+    a legend never squeezes the plot)."""
+    return (chart.properties(title=alt.Title(title, anchor="start", fontSize=15),
+                             height=height, width="container",
+                             autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+            .configure_axis(labelFontSize=FONT - 1, titleFontSize=FONT)
+            .configure_legend(labelFontSize=FONT, titleFontSize=FONT, orient=legend,
+                              columns=3 if legend == "bottom" else 1, symbolStrokeWidth=3))
+
+
+def sampler_scale(names):
+    """Each sampler's label in its colour, the same on every page."""
+    return alt.Scale(domain=[label(n) for n in names], range=[colour(n) for n in names])
+
+
+def traces(frame, column, y_title, title, x="sweep", x_title="sweeps (passes)", y_domain=None,
+           x_domain=None, x_reach=None, level=None, height=HEIGHT):
+    """One line per sampler of ``column`` against ``x`` from a Race's trace frame.
+
+    y_domain, x_domain: fixed axis ranges (else from 0 on x, fitted on y); x_reach: the x axis
+    runs at least from 0 to this (at pass 0 every run is at 0 s, an axis of one point); level:
+    (value, text) of a dotted horizontal line.
+    """
+    names = list(dict.fromkeys(frame["sampler"]))
+    parts = [rows.iloc[thinned(len(rows))] for _, rows in frame.groupby("sampler", sort=False)]
+    data = pd.concat(parts)[[x, column, "sampler"]]
+    data["sampler"] = data["sampler"].map(label)
+    x_scale = alt.Scale(domain=x_domain) if x_domain else alt.Scale(zero=True, nice=False)
+    y_scale = alt.Scale(domain=y_domain) if y_domain else alt.Scale(zero=False)
+    chart = alt.Chart(data).mark_line(strokeWidth=2.5).encode(
+        x=alt.X(f"{x}:Q", title=x_title, scale=x_scale),
+        y=alt.Y(f"{column}:Q", title=y_title, scale=y_scale, axis=alt.Axis(format=",.6~g")),
+        color=alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None),
+        tooltip=[alt.Tooltip("sampler:N"), alt.Tooltip(f"{x}:Q", format=",.3~f"),
+                 alt.Tooltip(f"{column}:Q", format=",.4~f")])
+    if x_reach is not None:  # an invisible point: the spec stays the same as the data grows
+        reach = alt.Chart(pd.DataFrame({x: [x_reach]})).mark_point(opacity=0)
+        chart = alt.layer(chart, reach.encode(x=f"{x}:Q"))
+    if level is not None:
+        value, text = level
+        mark = pd.DataFrame({"y": [value], "text": [text]})
+        rule = alt.Chart(mark).mark_rule(strokeDash=[3, 3], color=EXACT_COLOUR).encode(y="y:Q")
+        words = alt.Chart(mark).mark_text(align="right", dy=-7, color=EXACT_COLOUR, x="width",
+                                          fontSize=FONT - 1).encode(y="y:Q", text="text:N")
+        chart = alt.layer(chart, rule, words)
+    return _style(chart, title, height)
+
+
+def state_scale(n_states):
+    """One distinct colour per hidden state 1 … n_states, as in every chart of states."""
+    states = list(range(1, n_states + 1))
+    return alt.Scale(domain=states, range=[state_colour(k) for k in states])
+
+
+def state_trajectories(values, tokens, words, n_states, title, height=300):
+    """Tokens (columns) × passes (rows, pass 0 at the top) coloured by hidden state.
+
+    values : list of int16 arrays, one per recorded pass, each holding every site's state
+        (1 … n_states).
+    tokens : int array of the token positions shown; words : their words (str).
+    """
+    rows = thinned(len(values), HEATMAP_ROWS)
+    stride = int(rows[1] - rows[0]) if len(rows) > 1 else 1
+    z = np.array([values[r][tokens] for r in rows])
+    names = [f"{i}:{w}" for i, w in zip(tokens, words)]
+    data = pd.DataFrame({"token": np.tile(names, len(rows)),
+                         "pass": np.repeat(rows, len(tokens)),
+                         "to": np.repeat(np.minimum(rows + stride, max(len(values), 1)),
+                                         len(tokens)),
+                         "state": z.ravel()})
+    chart = alt.Chart(data).mark_rect().encode(
+        x=alt.X("token:O", sort=names, title="token",
+                axis=alt.Axis(labelAngle=-60, labelFontSize=9)),
+        y=alt.Y("pass:Q", title="pass", scale=alt.Scale(zero=True, nice=False, reverse=True),
+                axis=alt.Axis(format="d", tickMinStep=1)),
+        y2="to:Q",
+        color=alt.Color("state:O", scale=state_scale(n_states), legend=None),
+        tooltip=["token:N", "pass:Q", "state:O"])
+    return _style(chart, title, height)
+
+
+def state_shares(shares, n_states, title, height=HEIGHT):
+    """A stacked area of the share of a word's tokens in each state, pass by pass.
+
+    shares : float array (passes, n_states), each row summing to 1.
+    """
+    rows = thinned(len(shares))
+    used = [k for k in range(n_states) if shares[:, k].any()]
+    data = pd.DataFrame({"pass": np.repeat(rows, len(used)),
+                         "state": np.tile(np.array(used) + 1, len(rows)),
+                         "share": shares[rows][:, used].ravel()})
+    chart = alt.Chart(data).mark_area(interpolate="step-after").encode(
+        x=alt.X("pass:Q", title="pass", scale=alt.Scale(zero=True, nice=False)),
+        y=alt.Y("share:Q", title="share of its tokens", stack="zero",
+                scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("state:O", scale=state_scale(n_states), title="state"),
+        order=alt.Order("state:O"),
+        tooltip=["pass:Q", "state:O", alt.Tooltip("share:Q", format=".1%")])
+    return _style(chart, title, height, legend="right")
+
+
+def confusion(table, states, tags, title, height=HEIGHT):
+    """Tokens per (state, gold tag) as a heatmap; table : int array (len(states), len(tags))."""
+    data = pd.DataFrame({"state": np.repeat(states, len(tags)), "tag": np.tile(tags, len(states)),
+                         "tokens": np.asarray(table).ravel()})
+    chart = alt.Chart(data).mark_rect().encode(
+        x=alt.X("tag:N", sort=list(tags), title="gold tag", axis=alt.Axis(labelOverlap=False)),
+        y=alt.Y("state:N", sort=list(states), title=None, axis=alt.Axis(labelOverlap=False)),
+        color=alt.Color("tokens:Q", scale=alt.Scale(scheme="blues"), title="tokens"),
+        tooltip=["state:N", "tag:N", "tokens:Q"])
+    return _style(chart, title, max(height, 16 * len(states)), legend="right")
+
+
+def show(where, chart, key):
+    """Draw ``chart`` in ``where`` inside a container keyed ``key``: the container is the
+    chart's stable place on the page (the CSS class st-key-<key> finds it; Streamlit gives a
+    Vega-Lite element itself no such class)."""
+    with where.container(key=key):
+        st.altair_chart(chart, key=f"{key}_plot")

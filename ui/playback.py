@@ -60,9 +60,11 @@ SETTINGS = (
 )
 
 
-def _toggle(playing_key):
-    # a callback, not a rerun after the click: Pause then costs one run of the page, not two
-    st.session_state[playing_key] = not st.session_state.get(playing_key, False)
+def _set_playing(playing_key, playing):
+    # A callback, not a rerun after the click: Pause then costs one run of the page, not two.
+    # It sets, never toggles: Streamlit may run a click's callback in a tick's run and again
+    # in the page's run that follows (seen with 1.67), and a toggle then undid the Pause.
+    st.session_state[playing_key] = playing
 
 
 def controls(key, on_reset):
@@ -72,32 +74,32 @@ def controls(key, on_reset):
     race = st.session_state.get(f"{key}_race")
     playing = st.session_state.get(playing_key, False)
     done = race is None or race.finished
-    cols = st.columns([1.5, 1.2, 1.2, 2.2, 2.6], vertical_alignment="bottom")
-    cols[0].button("Pause" if playing else "Play", key=f"{key}_play", shortcut="Space",
-                   icon=":material/pause:" if playing else ":material/play_arrow:",
-                   disabled=done and not playing, width="stretch", type="primary",
-                   on_click=_toggle, args=(playing_key,))
-    if cols[1].button("Step", key=f"{key}_step", icon=":material/skip_next:", shortcut="Right",
-                      disabled=done or playing, help="one pass of every chain",
-                      width="stretch"):
+    # one row that wraps: on a phone the buttons stay side by side, the clock and the speed
+    # go below them (columns cut their labels on narrow screens)
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    row.button("Pause" if playing else "Play", key=f"{key}_play", shortcut="Space",
+               icon=":material/pause:" if playing else ":material/play_arrow:",
+               disabled=done and not playing, type="primary",
+               on_click=_set_playing, args=(playing_key, not playing))
+    if row.button("Step", key=f"{key}_step", icon=":material/skip_next:", shortcut="Right",
+                  disabled=done or playing, help="one pass of every chain"):
         race.sweep(1)
-    if cols[2].button("Reset", key=f"{key}_reset", icon=":material/replay:", shortcut="0",
-                      help="the same settings and seed, from pass 0", width="stretch"):
+    if row.button("Reset", key=f"{key}_reset", icon=":material/replay:", shortcut="0",
+                  help="the same settings and seed, from pass 0"):
         st.session_state[playing_key] = False
         on_reset()
-    clock = cols[3].segmented_control("Clock", list(CLOCKS), format_func=CLOCKS.get,
-                                      key=f"{key}_clock", help=CLOCK_HELP)
-    cols[4].select_slider("Speed: passes per second, each sampler", SPEEDS, key=f"{key}_speed",
-                          disabled=clock == "time",
-                          help="a ceiling: a tick never sweeps for more than "
-                               f"{TICK_SECONDS * 1000:.0f} ms, so slow samplers may go slower; "
-                               "with equal engine time every tick uses all of it")
+    clock = row.segmented_control("Clock", list(CLOCKS), format_func=CLOCKS.get,
+                                  key=f"{key}_clock", help=CLOCK_HELP, width="content")
+    row.select_slider("Speed: passes per second, each sampler", SPEEDS, key=f"{key}_speed",
+                      disabled=clock == "time", width=260,
+                      help="a ceiling: a tick never sweeps for more than "
+                           f"{TICK_SECONDS * 1000:.0f} ms, so slow samplers may go slower; "
+                           "with equal engine time every tick uses all of it")
     race = st.session_state.get(f"{key}_race")
     if race is not None and race.finished:
         st.caption(f"The run has reached its {race.total_sweeps:,} passes: raise **Passes per "
-                   "run** to go on, or **Reset** to watch it again. " + KEYS_HINT)
-    else:
-        st.caption(KEYS_HINT)
+                   "run** to go on, or **Reset** to watch it again.")
+    st.container(key=f"{key}_keys_hint").caption(KEYS_HINT)  # the key: phones hide it
 
 
 def advance(race, clock, speed, budget):
@@ -108,15 +110,22 @@ def advance(race, clock, speed, budget):
         race.sweep_together(max(1, round(speed * INTERVAL)), budget)
 
 
-def live(key, draw):
-    """Run ``draw(race)`` now and, while playing, on every tick after advancing the race."""
+def live(key, draw, advances=True):
+    """Run ``draw(race)`` now and, while playing, on every tick, after advancing the race
+    (``advances=False``: a later part of the page that only redraws, so that widgets outside
+    the tick can stand between the two)."""
     playing_key = f"{key}_playing"
     interval = INTERVAL if st.session_state.get(playing_key) else None
 
     @st.fragment(run_every=interval)
     def tick():
         race = st.session_state[f"{key}_race"]
-        if st.session_state.get(playing_key):
+        playing = st.session_state.get(playing_key)
+        if interval and not playing:
+            # Pause was pressed and Streamlit folded the click into this tick's run: run the
+            # whole page, so the timer stops and Play comes back
+            st.rerun()
+        if advances and playing:
             if race.finished:
                 st.session_state[playing_key] = False
                 st.rerun()  # the whole page, so the Play button comes back

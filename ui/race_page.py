@@ -3,7 +3,7 @@ sidebar's settings without losing the current one to a bad setting, and charts o
 import streamlit as st
 
 from engine.run import Race
-from ui.charts import traces_over_passes
+from ui.charts import show, traces
 
 
 def start(key, corpus, config, make_model, record_values=False):
@@ -49,13 +49,5 @@ def metric_row(items):
 
 def over_time(col, frame, column, y_title, title, chart_key, fraction=False):
     """One measure of every chain against engine time (Liang et al. Fig. 5), in ``col``."""
-    fig = traces_over_passes(frame, column, y_title, x="seconds", title=title,
-                             x_title="engine time (s)")
-    # five lines fill the plot: the legend goes underneath
-    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.28, yanchor="top"),
-                      height=380)
-    if fraction:
-        fig.update_yaxes(range=[0, 1])
-    # from 0, not around it, before any time has passed (at pass 0 every run is at 0 s)
-    fig.update_xaxes(range=[0, max(frame["seconds"].max(), 0.01) * 1.02])
-    col.plotly_chart(fig, key=chart_key)
+    show(col, traces(frame, column, y_title, title, x="seconds", x_title="engine time (s)",
+                     x_reach=0.01, y_domain=[0, 1] if fraction else None), chart_key)

@@ -1,5 +1,6 @@
 """The lab's chart style. A sampler's colour and label come from the sampler registry
 (engine.samplers), the same on every page."""
+import streamlit as st
 from plotly.colors import qualitative
 
 from engine.samplers import colour, label
@@ -8,22 +9,31 @@ EXACT_COLOUR = "#3d3d3d"
 # hidden states are categories, not a scale: one distinct colour each (cycling past 48)
 STATE_COLOURS = qualitative.Dark24 + qualitative.Light24
 
-__all__ = ["EXACT_COLOUR", "colour", "colour_key", "label", "layout", "state_colour",
-           "state_colorscale"]
+__all__ = ["EXACT_COLOUR", "colour", "colour_key", "label", "layout", "page_style",
+           "state_colour"]
+
+# On a phone (390 px) the lessons' play controls and first chart must share the first screen:
+# smaller titles and metric values, narrower margins, no keyboard hints (a phone has no keys)
+PHONE_CSS = """<style>
+@media (max-width: 640px) {
+  [data-testid="stMain"] h1 { font-size: 1.7rem !important; padding-top: 0.5rem !important; }
+  [data-testid="stMetricValue"] { font-size: 1.2rem; }
+  [data-testid="stMetricLabel"] p { font-size: 0.75rem; }
+  [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 0.78rem; }
+  [data-testid="stMainBlockContainer"] { padding: 3.5rem 1rem 2rem; }
+  [class*="st-key-"][class*="_keys_hint"] { display: none; }
+}
+</style>"""
+
+
+def page_style():
+    """The lab's page style (app.py applies it to every page)."""
+    st.html(PHONE_CSS)
 
 
 def state_colour(k):
     """The colour of hidden state k (1 … K), the same in every chart."""
     return STATE_COLOURS[(k - 1) % len(STATE_COLOURS)]
-
-
-def state_colorscale(n_states):
-    """A heatmap colour scale with one flat band per state 1 … n_states (use zmin = 0.5,
-    zmax = n_states + 0.5)."""
-    scale = []
-    for k in range(1, n_states + 1):
-        scale += [[(k - 1) / n_states, state_colour(k)], [k / n_states, state_colour(k)]]
-    return scale
 
 
 def colour_key(names):

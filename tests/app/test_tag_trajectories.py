@@ -19,7 +19,7 @@ def test_first_load_races_five_samplers_on_the_built_in_corpus(open_page):
     assert model.n_states == len(model.tag_set) == 15  # K defaults to the gold tags
     assert "Built-in: simple sentences" in at.caption[1].value
     # log-probability, accuracy, the TOKEN and TYPE heatmaps, one word, the confusion matrix
-    assert len(at.get("plotly_chart")) == 6
+    assert len(at.get("vega_lite_chart")) == 6
     assert not at.error
 
 
@@ -38,8 +38,12 @@ def test_step_play_and_reset(open_page):
     assert passes(at) == [0] * 5
 
 
+def chart_specs(at):
+    return [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+
+
 def chart_titles(at):
-    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    return [spec["title"]["text"] for spec in chart_specs(at)]
 
 
 def test_views_follow_the_chosen_sampler_word_and_window(open_page):
@@ -51,8 +55,8 @@ def test_views_follow_the_chosen_sampler_word_and_window(open_page):
     assert any(t.startswith("TYPE: states of the") and "“dog”" in t for t in titles)
     assert "TYPE: states against gold tags" in titles
     at.number_input(key="hmm_window").set_value(120).run()
-    heatmap = json.loads(at.get("plotly_chart")[2].proto.spec)["data"][0]
-    assert heatmap["x"][0].startswith("120:")
+    heatmap = chart_specs(at)[2]
+    assert heatmap["encoding"]["x"]["sort"][0].startswith("120:")
 
 
 def test_settings_start_new_chains_and_bad_ones_keep_the_race(open_page):

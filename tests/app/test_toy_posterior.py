@@ -24,7 +24,7 @@ def ms(at):
 
 
 def chart_count(at):
-    return len(at.get("plotly_chart"))
+    return len(at.get("plotly_chart")) + len(at.get("vega_lite_chart"))
 
 
 def test_first_load_shows_the_papers_start_and_every_chart(open_page):

@@ -22,7 +22,7 @@ def test_first_load_races_all_five_samplers_on_the_built_in_corpus(open_page):
     assert passes(at) == [0] * 5
     assert len(set(logliks(at))) == 1  # one initial state for every chain
     assert "nursery talk" in at.caption[1].value and "408 utterances" in at.caption[1].value
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("vega_lite_chart")) == 2
     assert not at.error
 
 

@@ -40,9 +40,10 @@ def test_toy_page_steps_plays_and_plots(page, app_url, screenshot):
 
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("button", name="Play")).to_be_visible()
-    # the race, the exact posterior, TYPE's draws and TOKEN's escape times (counted once
-    # paused: while a tick redraws, the old race chart lingers beside the new one)
-    expect(page.locator(".js-plotly-plot")).to_have_count(4)
+    # the race (redrawn in place while playing), then the exact posterior, TYPE's draws and
+    # TOKEN's escape times
+    expect(page.locator(".vega-embed svg")).to_have_count(1)
+    expect(page.locator(".js-plotly-plot")).to_have_count(3)
     screenshot("toy_posterior")
 
 
@@ -80,7 +81,7 @@ def test_word_segmentation_page_plays_and_survives_a_bad_upload(page, app_url, s
                  .every(e => /pass ([5-9]|[1-9][0-9])/.test(e.innerText))""", timeout=60_000)
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("button", name="Play")).to_be_visible()
-    expect(page.locator(".js-plotly-plot")).to_have_count(2)
+    expect(page.locator(".vega-embed svg")).to_have_count(2)
     expect(page.get_by_text("a boundary gold does not have")).to_be_visible()
     screenshot("word_segmentation")
     reached = pass_numbers(page)
@@ -115,7 +116,7 @@ def test_tag_trajectories_page_plays_and_draws_the_heatmaps(page, app_url, scree
                  .every(e => /pass ([5-9]|[1-9][0-9])/.test(e.innerText))""", timeout=60_000)
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("button", name="Play")).to_be_visible()
-    expect(page.locator(".js-plotly-plot")).to_have_count(6)
+    expect(page.locator(".vega-embed svg")).to_have_count(6)
     expect(page.get_by_text("TYPE: each token's state, pass by pass")).to_be_visible()
     screenshot("tag_trajectories")
 
