@@ -9,7 +9,7 @@ segmentation and HMM tag trajectories in turn at the top speed (``?speed=50``) w
 seconds; REPEATS new sessions then open /word_segmentation and are timed again:
 
 - *first page interactive*: from the navigation until the Step button is visible and enabled
-  and a Plotly chart is drawn;
+  and a chart is drawn;
 - *Step answers*: from the click on Step until every metric label reads "· pass 1".
 
 Medians are reported, with the server process's CPU (from /proc/<pid>/stat; 100% = one core),
@@ -17,7 +17,8 @@ the browsers' (Chromium and Playwright's driver), the whole machine's busy share
 average: other work on the machine changes the figures. In a class the players' browsers are
 on the students' machines; here they share the server's cores, so once they play their
 browser is put under SCHED_IDLE (IDLE_PLAYERS; ``--players-not-idle``: it is not) and
-their pages do not load Plotly or the data grid (LIGHT_PLAYERS; ``--full-players``: they do).
+their pages do not load the chart libraries or the data grid (LIGHT_PLAYERS; ``--full-players``:
+they do).
 The server's work is the same either way: it builds and sends every figure and table.
 
 Each new session's times are split where its websocket says: the page's scripts loading (until
@@ -51,11 +52,12 @@ TIMEOUT_MS = 120_000
 # in a class the players' browsers are on the students' machines; here they share the server's
 # cores: once they play, their browser is put under SCHED_IDLE (it runs on CPU no one else wants)
 IDLE_PLAYERS = True
-# the players' pages do not load Plotly's and the data grid's scripts (their charts are not
+# the players' pages do not load the charts' and the data grid's scripts (their charts are not
 # drawn), which takes most of their browser's work off this machine; the server's work is the
 # same: it builds and sends every figure and table all the same
 LIGHT_PLAYERS = True
-LIGHT_BLOCKED = ("**/static/js/PlotlyChart*.js", "**/static/js/DataFrame*.js")
+LIGHT_BLOCKED = ("**/static/js/PlotlyChart*.js", "**/static/js/ArrowVegaLiteChart*.js",
+                 "**/static/js/DataFrame*.js")
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 # the page's own clock, in ms since its navigation started, once the condition holds
@@ -63,7 +65,7 @@ INTERACTIVE = r"""() => {
   const step = [...document.querySelectorAll('button')]
       .find(b => b.innerText.split(/\s+/).includes('Step'));  // "skip_next Step →"
   const ready = !!step && !step.disabled && step.offsetParent !== null
-      && document.querySelector('.js-plotly-plot .main-svg') !== null;
+      && document.querySelector('.vega-embed svg') !== null;
   return ready && performance.now();
 }"""
 ALL_AT_PASS_1 = r"""() => {
@@ -409,7 +411,7 @@ def rows(**options):
         Row("Class load: 6th session's first page interactive (5 sessions playing)",
             _median(runs, "interactive"), 8.0, "s",
             f"median of {len(runs)} new sessions ({times('interactive')} s): navigation → "
-            f"Step enabled and a Plotly chart drawn, Word segmentation; of which (medians) "
+            f"Step enabled and a chart drawn, Word segmentation; of which (medians) "
             f"scripts loading {_median(runs, 'load_scripts'):.2f} s, server "
             f"{_median(runs, 'load_server'):.2f} s, drawing {_median(runs, 'load_draw'):.2f} s; "
             f"with no one playing {_median(alone, 'interactive'):.2f} s (server "

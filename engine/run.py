@@ -15,6 +15,16 @@ from engine.core.rng import make_rng
 from engine.samplers import make_sampler
 
 
+def thinned(n, limit):
+    """Indices of ``n`` rows: every k-th, k the smallest stride giving at most ``limit`` (and
+    one more), and the last row always (so a thinned trace ends where the run is)."""
+    stride = max(1, -(-n // limit))
+    rows = np.arange(0, n, stride)
+    if n and rows[-1] != n - 1:
+        rows = np.append(rows, n - 1)
+    return rows
+
+
 @cache
 def _warm(model_class, sampler):
     """Load (or compile) the kernels of this model and sampler once per process, on the
@@ -109,8 +119,12 @@ class Run:
             self.values.append(self.model.values(self.state).astype(np.int16))
         return row
 
-    def trace_frame(self):
-        return pd.DataFrame(self.trace)
+    def trace_frame(self, limit=None):
+        """The trace as a frame; with ``limit``, at most that many rows spread evenly over it
+        (a chart of a long run redrawn on every tick needs no more)."""
+        if limit is None:
+            return pd.DataFrame(self.trace)
+        return pd.DataFrame([self.trace[i] for i in thinned(len(self.trace), limit)])
 
 
 class Race:
@@ -167,7 +181,8 @@ class Race:
             rounds += 1
         return rounds
 
-    def trace_frame(self):
-        """All traces in one long frame with a ``sampler`` column."""
-        frames = [run.trace_frame().assign(sampler=name) for name, run in self.runs.items()]
+    def trace_frame(self, limit=None):
+        """All traces in one long frame with a ``sampler`` column (``limit``: rows per run, as
+        in Run.trace_frame)."""
+        frames = [run.trace_frame(limit).assign(sampler=name) for name, run in self.runs.items()]
         return pd.concat(frames, ignore_index=True)

@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 from engine.models.hmm import HmmModel
+from engine.run import thinned
 from ui import charts, playback, race_page
 from ui.corpus_choice import (TAGGED_SETTINGS, UPLOAD_NOTE, choose_tagged_corpus,
                               tagged_builtin_corpus)
@@ -94,8 +95,7 @@ def make_model(corpus, config):
 
 
 def draw_race(race):
-    frame = race.trace_frame()
-    has_gold = "acc_many_to_one" in frame
+    has_gold = "acc_many_to_one" in next(iter(race.runs.values())).trace[-1]
     items = []
     for name, run in race.runs.items():
         last = run.trace[-1]
@@ -110,7 +110,7 @@ def draw_race(race):
     if has_gold:
         measures.append(("acc_many_to_one", "many-to-one accuracy", "Accuracy over time"))
     for col, (column, y_title, title) in zip((left, right), measures):
-        race_page.over_time(col, frame, column, y_title, title, f"hmm_chart_{column}")
+        race_page.over_time(col, race, column, y_title, title, f"hmm_chart_{column}")
 
 
 def trajectories(race):
@@ -133,11 +133,12 @@ def word_and_confusion(race):
     run = race.runs[name]
     word = st.session_state.hmm_word
     positions = np.flatnonzero(model.words == model.vocabulary.index(word))
-    shares = np.array([np.bincount(values[positions], minlength=model.n_states + 1)[1:]
-                       for values in run.values]) / len(positions)
+    passes = thinned(len(run.values), charts.MAX_ROWS)
+    shares = np.array([np.bincount(run.values[p][positions], minlength=model.n_states + 1)[1:]
+                       for p in passes]) / len(positions)
     left, right = st.columns(2)
     charts.show(left, charts.state_shares(
-        shares, model.n_states, f"{label(name)}: states of the {len(positions):,} tokens of "
+        passes, shares, model.n_states, f"{label(name)}: states of the {len(positions):,} tokens of "
                                 f"“{word}”"), "hmm_word_chart")
     if model.gold is not None:
         states = [f"state {k + 1}" for k in range(model.n_states)]

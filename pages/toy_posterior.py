@@ -136,7 +136,7 @@ def draw_race(race):
          f"log p(x, z) = {run.trace[-1]['loglik']:,.1f}; engine time "
          f"{run.seconds * 1000:,.1f} ms; temperature {run.trace[-1]['temperature']:.2f}")
         for name, run in race.runs.items()])
-    show(st, traces(race.trace_frame(), "m", "m (copies split as a b)",
+    show(st, traces(race, "m", "m (copies split as a b)",
                     "m against passes, every chain from the same start (Fig. 2b)",
                     y_domain=[-0.03 * n, 1.05 * n], x_domain=[0, max(race.total_sweeps, 1)],
                     level=(n / 2, "n/2: TOKEN has escaped below this")), "toy_race_chart")

@@ -94,7 +94,6 @@ def make_model(corpus, config):
 
 
 def draw_race(race):
-    frame = race.trace_frame()
     items = []
     for name, run in race.runs.items():
         last = run.trace[-1]
@@ -110,9 +109,9 @@ def draw_race(race):
     race_page.metric_row(items)
     left, right = st.columns(2)
     measure = st.session_state.get("seg_measure", "token_f")
-    race_page.over_time(left, frame, "loglik", "log-probability",
+    race_page.over_time(left, race, "loglik", "log-probability",
                         "Log-probability over time (Fig. 5)", "seg_loglik_chart")
-    race_page.over_time(right, frame, measure, MEASURES[measure],
+    race_page.over_time(right, race, measure, MEASURES[measure],
                         f"{MEASURES[measure]} over time", "seg_f_chart", fraction=True)
 
 

@@ -7,15 +7,14 @@ browser: 8 of 16 screenshots blank). A chart's spec must therefore not change fr
 titles and scales here depend on the settings, never on the pass reached.
 
 Long runs are thinned to at most MAX_ROWS rows per line (every k-th pass, the last one always
-kept), so a tick's cost does not grow with the run.
+kept; engine.run.thinned), so a tick's cost does not grow with the run.
 """
-import math
-
 import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from engine.run import thinned
 from ui.theme import EXACT_COLOUR, colour, label, state_colour
 
 # Every mark is an SVG element the browser redraws on each tick: a heatmap of 400 passes × 60
@@ -24,16 +23,6 @@ MAX_ROWS = 300      # points per sampler's line, per stacked area
 HEATMAP_ROWS = 80   # passes per trajectory heatmap
 HEIGHT = 230        # pixels of plot, without title, axes and legend
 FONT = 13
-
-
-def thinned(n, limit=MAX_ROWS):
-    """Indices of ``n`` rows, every k-th with k the smallest stride giving at most ``limit``,
-    and the last row always (so the chart ends where the run is)."""
-    stride = max(1, math.ceil(n / limit))
-    rows = np.arange(0, n, stride)
-    if n and rows[-1] != n - 1:
-        rows = np.append(rows, n - 1)
-    return rows
 
 
 def _style(chart, title, height, legend="bottom"):
@@ -52,17 +41,16 @@ def sampler_scale(names):
     return alt.Scale(domain=[label(n) for n in names], range=[colour(n) for n in names])
 
 
-def traces(frame, column, y_title, title, x="sweep", x_title="sweeps (passes)", y_domain=None,
+def traces(race, column, y_title, title, x="sweep", x_title="sweeps (passes)", y_domain=None,
            x_domain=None, x_reach=None, level=None, height=HEIGHT):
-    """One line per sampler of ``column`` against ``x`` from a Race's trace frame.
+    """One line per sampler of ``column`` against ``x`` from a Race's traces.
 
     y_domain, x_domain: fixed axis ranges (else from 0 on x, fitted on y); x_reach: the x axis
     runs at least from 0 to this (at pass 0 every run is at 0 s, an axis of one point); level:
     (value, text) of a dotted horizontal line.
     """
-    names = list(dict.fromkeys(frame["sampler"]))
-    parts = [rows.iloc[thinned(len(rows))] for _, rows in frame.groupby("sampler", sort=False)]
-    data = pd.concat(parts)[[x, column, "sampler"]]
+    names = list(race.runs)
+    data = race.trace_frame(MAX_ROWS)[[x, column, "sampler"]]
     data["sampler"] = data["sampler"].map(label)
     x_scale = alt.Scale(domain=x_domain) if x_domain else alt.Scale(zero=True, nice=False)
     y_scale = alt.Scale(domain=y_domain) if y_domain else alt.Scale(zero=False)
@@ -118,16 +106,16 @@ def state_trajectories(values, tokens, words, n_states, title, height=300):
     return _style(chart, title, height)
 
 
-def state_shares(shares, n_states, title, height=HEIGHT):
+def state_shares(passes, shares, n_states, title, height=HEIGHT):
     """A stacked area of the share of a word's tokens in each state, pass by pass.
 
-    shares : float array (passes, n_states), each row summing to 1.
+    passes : int array (n,) of pass numbers; shares : float array (n, n_states), the shares
+    at those passes, each row summing to 1.
     """
-    rows = thinned(len(shares))
     used = [k for k in range(n_states) if shares[:, k].any()]
-    data = pd.DataFrame({"pass": np.repeat(rows, len(used)),
-                         "state": np.tile(np.array(used) + 1, len(rows)),
-                         "share": shares[rows][:, used].ravel()})
+    data = pd.DataFrame({"pass": np.repeat(passes, len(used)),
+                         "state": np.tile(np.array(used) + 1, len(passes)),
+                         "share": shares[:, used].ravel()})
     chart = alt.Chart(data).mark_area(interpolate="step-after").encode(
         x=alt.X("pass:Q", title="pass", scale=alt.Scale(zero=True, nice=False)),
         y=alt.Y("share:Q", title="share of its tokens", stack="zero",

@@ -47,7 +47,7 @@ def metric_row(items):
             st.metric(text, value, help=help_text, width="content")
 
 
-def over_time(col, frame, column, y_title, title, chart_key, fraction=False):
+def over_time(col, race, column, y_title, title, chart_key, fraction=False):
     """One measure of every chain against engine time (Liang et al. Fig. 5), in ``col``."""
-    show(col, traces(frame, column, y_title, title, x="seconds", x_title="engine time (s)",
+    show(col, traces(race, column, y_title, title, x="seconds", x_title="engine time (s)",
                      x_reach=0.01, y_domain=[0, 1] if fraction else None), chart_key)

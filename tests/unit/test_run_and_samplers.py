@@ -5,7 +5,7 @@ import pytest
 
 from engine.core.rng import make_rng
 from engine.models.toy import ToyModel
-from engine.run import Race, Run
+from engine.run import Race, Run, thinned
 from engine.samplers import make_sampler, schedule
 from tests.statistical.exact import toy_log_g
 
@@ -126,6 +126,27 @@ def test_race_starts_every_sampler_from_the_same_state_and_stops_at_its_length()
     assert sorted(frame.sampler.unique()) == sorted(ToyModel.samplers) and len(frame) == 4 * 5
     with pytest.raises(ValueError, match="at least one sampler"):
         Race(ToyModel(5), [], seed=0)
+
+
+@pytest.mark.parametrize("n, limit", [(0, 5), (1, 5), (5, 5), (6, 5), (1001, 300), (5001, 80)])
+def test_thinned_rows_are_evenly_spaced_end_at_the_last_and_stay_near_the_limit(n, limit):
+    rows = thinned(n, limit)
+    assert len(rows) <= limit + 1 and len(set(rows)) == len(rows)
+    if n:
+        assert rows[0] == 0 and rows[-1] == n - 1
+        assert len(set(np.diff(rows[:-1]))) <= 1  # one stride, but for the last step
+    if n <= limit:
+        assert list(rows) == list(range(n))
+
+
+def test_a_thinned_trace_frame_holds_the_kept_rows_of_each_run():
+    race = Race(ToyModel(40), ["token", "type"], seed=5, total_sweeps=50)
+    race.sweep(50)
+    frame = race.trace_frame(limit=10)
+    for name, run in race.runs.items():
+        rows = frame[frame.sampler == name]
+        assert list(rows.sweep) == [run.trace[i]["sweep"] for i in thinned(51, 10)]
+        assert rows.loglik.iloc[-1] == run.trace[-1]["loglik"]
 
 
 def test_run_for_spends_its_time_budget_in_whole_sweeps():
