@@ -23,6 +23,7 @@ MAX_ROWS = 300      # points per sampler's line, per stacked area
 HEATMAP_ROWS = 80   # passes per trajectory heatmap
 HEIGHT = 230        # pixels of plot, without title, axes and legend
 FONT = 13
+PASS_AXIS = alt.Axis(format="d", tickMinStep=1)  # passes are whole numbers
 
 
 def _style(chart, title, height, legend="bottom"):
@@ -99,7 +100,7 @@ def state_trajectories(values, tokens, words, n_states, title, height=300):
         x=alt.X("token:O", sort=names, title="token",
                 axis=alt.Axis(labelAngle=-60, labelFontSize=9)),
         y=alt.Y("pass:Q", title="pass", scale=alt.Scale(zero=True, nice=False, reverse=True),
-                axis=alt.Axis(format="d", tickMinStep=1)),
+                axis=PASS_AXIS),
         y2="to:Q",
         color=alt.Color("state:O", scale=state_scale(n_states), legend=None),
         tooltip=["token:N", "pass:Q", "state:O"])
@@ -117,7 +118,8 @@ def state_shares(passes, shares, n_states, title, height=HEIGHT):
                          "state": np.tile(np.array(used) + 1, len(passes)),
                          "share": shares[:, used].ravel()})
     chart = alt.Chart(data).mark_area(interpolate="step-after").encode(
-        x=alt.X("pass:Q", title="pass", scale=alt.Scale(zero=True, nice=False)),
+        x=alt.X("pass:Q", title="pass", scale=alt.Scale(zero=True, nice=False),
+                axis=PASS_AXIS),
         y=alt.Y("share:Q", title="share of its tokens", stack="zero",
                 scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("state:O", scale=state_scale(n_states), title="state"),
