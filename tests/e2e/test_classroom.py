@@ -258,6 +258,7 @@ WATCH_CHARTS = """() => {
 }"""
 
 LIVE_CHARTS = {
+    "toy_posterior": ["toy_race_chart"],
     "word_segmentation": ["seg_loglik_chart", "seg_f_chart"],
     "tag_trajectories": ["hmm_chart_loglik", "hmm_chart_acc_many_to_one", "hmm_heat_token",
                          "hmm_heat_type", "hmm_word_chart", "hmm_confusion"],
