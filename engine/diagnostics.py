@@ -1,0 +1,73 @@
+"""Convergence diagnostics of several chains of one sampler: split-R̂ and bulk/tail ESS.
+
+The statistics are ArviZ's (arviz-stats' array interface): rank-normalised split-R̂ and the
+bulk and tail effective sample sizes of Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021).
+This module only chooses what they are computed on: the last half of each chain's trace (the
+first half is warm-up), every chain cut to the same number of sweeps.
+
+R̂ compares the spread between chains with the spread within them. Chains that have forgotten
+where they started agree, and R̂ ≈ 1; Vehtari et al. recommend trusting the chains only when
+R̂ < 1.01. ESS is how many independent draws the correlated draws are worth.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from arviz_stats.base import array_stats
+
+RHAT_LIMIT = 1.01       # Vehtari et al. (2021): use the draws only when R̂ is below this
+TAIL_PROB = (0.05, 0.95)  # tail ESS: of the 5% and 95% quantiles
+MIN_DRAWS = 4           # per chain, after the warm-up is dropped (split-R̂ halves each chain)
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """What several chains of one sampler say about one scalar (e.g. the log-likelihood)."""
+
+    rhat: float
+    ess_bulk: float
+    ess_tail: float
+    ess_per_second: float  # bulk ESS per second of engine time, all chains together
+    chains: int
+    draws: int             # per chain, after the warm-up
+
+    @property
+    def mixed(self):
+        return bool(self.rhat < RHAT_LIMIT)
+
+    def verdict(self):
+        """One line a reader can act on, with the threshold."""
+        if not np.isfinite(self.rhat):
+            return ("no R̂: every draw of every chain is the same value (the chains agree "
+                    "exactly, or none has moved)")
+        if self.mixed:
+            return (f"mixed: R̂ = {self.rhat:.3f} < {RHAT_LIMIT} "
+                    f"(bulk ESS {self.ess_bulk:,.0f} from {self.chains} × {self.draws} draws)")
+        return f"not mixed: R̂ = {self.rhat:.2f} ≥ {RHAT_LIMIT}"
+
+
+def after_warmup(traces, warmup=0.5):
+    """(chains, draws) array of the last ``1 − warmup`` of each chain, every chain cut to the
+    shortest one's length first.
+
+    traces : sequence of 1-D float arrays, one chain each (a scalar per sweep, sweep 0 first).
+    """
+    length = min(len(trace) for trace in traces)
+    start = int(length * warmup)
+    return np.array([np.asarray(trace[:length], dtype=float)[start:] for trace in traces])
+
+
+def diagnose(draws, seconds):
+    """Split-R̂ and bulk/tail ESS of ``draws`` (chains, draws); ``seconds``: the engine time
+    the kept draws cost, all chains together (for ESS per second)."""
+    chains, n = draws.shape
+    if chains < 2 or n < MIN_DRAWS:
+        raise ValueError(f"R̂ needs at least 2 chains of {MIN_DRAWS} draws after the warm-up "
+                         f"(have {chains} of {n})")
+    if np.ptp(draws) == 0:  # every chain constant and equal: nothing to compare
+        nan = float("nan")
+        return Diagnosis(nan, nan, nan, nan, chains, n)
+    rhat = float(array_stats.rhat(draws))
+    bulk = float(array_stats.ess(draws, method="bulk"))
+    tail = float(array_stats.ess(draws, method="tail", prob=TAIL_PROB))
+    return Diagnosis(rhat, bulk, tail, bulk / seconds if seconds > 0 else float("nan"),
+                     chains, n)

@@ -1,0 +1,72 @@
+"""R̂ and ESS (engine.diagnostics, ArviZ's statistics) on chains whose answer is known."""
+import numpy as np
+import pytest
+
+from engine.diagnostics import RHAT_LIMIT, after_warmup, diagnose
+from engine.models.toy import ToyModel
+from engine.run import Run
+
+
+def ar1(rng, chains, n, rho):
+    """Stationary AR(1) chains x_t = rho x_{t-1} + e_t: their ESS is n (1 - rho) / (1 + rho)."""
+    x = np.empty((chains, n))
+    x[:, 0] = rng.normal(size=chains) / np.sqrt(1 - rho**2)
+    for t in range(1, n):
+        x[:, t] = rho * x[:, t - 1] + rng.normal(size=chains)
+    return x
+
+
+def test_independent_draws_are_mixed_and_worth_their_number():
+    draws = np.random.default_rng(1).normal(size=(4, 2_000))
+    found = diagnose(draws, seconds=2.0)
+    assert found.rhat == pytest.approx(1.0, abs=0.005) and found.mixed
+    assert found.ess_bulk == pytest.approx(8_000, rel=0.1)
+    assert found.ess_tail == pytest.approx(8_000, rel=0.15)
+    assert found.ess_per_second == pytest.approx(found.ess_bulk / 2.0)
+    assert found.verdict().startswith("mixed: R̂ = 1.00")
+
+
+def test_correlated_draws_are_worth_what_the_autocorrelation_leaves():
+    rho = 0.9
+    found = diagnose(ar1(np.random.default_rng(2), 4, 20_000, rho), seconds=1.0)
+    assert found.ess_bulk == pytest.approx(80_000 * (1 - rho) / (1 + rho), rel=0.15)
+    assert found.mixed
+
+
+def test_chains_around_different_values_are_not_mixed():
+    rng = np.random.default_rng(3)
+    draws = rng.normal(size=(4, 500)) + np.array([[0.0], [0.0], [3.0], [3.0]])
+    found = diagnose(draws, seconds=1.0)
+    assert found.rhat > 1.5 and not found.mixed
+    assert found.verdict() == f"not mixed: R̂ = {found.rhat:.2f} ≥ {RHAT_LIMIT}"
+
+
+def test_the_warm_up_half_is_dropped_and_chains_are_cut_to_one_length():
+    kept = after_warmup([np.arange(10.0), np.arange(12.0) + 100])
+    assert kept.tolist() == [[5, 6, 7, 8, 9], [105, 106, 107, 108, 109]]
+
+
+def test_too_few_draws_or_chains_are_refused_and_constant_chains_have_no_rhat():
+    with pytest.raises(ValueError, match="at least 2 chains of 4 draws"):
+        diagnose(np.zeros((1, 100)), seconds=1.0)
+    with pytest.raises(ValueError, match="have 3 of 2"):
+        diagnose(np.zeros((3, 2)), seconds=1.0)
+    found = diagnose(np.zeros((3, 10)), seconds=1.0)
+    assert np.isnan(found.rhat) and found.verdict().startswith("no R̂")
+
+
+def toy_chains(sampler, n, sweeps):
+    """m of four chains of the toy, two started at m = n and two at m = 0."""
+    runs = [Run(ToyModel(n), sampler, seed=k, init={"m": n if k < 2 else 0}) for k in range(4)]
+    for run in runs:
+        run.run_for(float("inf"), sweeps)
+    return [np.array([row["m"] for row in run.trace], dtype=float) for run in runs]
+
+
+def test_rhat_catches_token_stuck_at_m_equal_n_and_passes_type():
+    # the lab's preset "R̂ catches a stuck chain": after 4 passes TOKEN's chains from m = n are
+    # still far above the ones from m = 0; TYPE draws m from p(m | x) at its first move
+    token = diagnose(after_warmup(toy_chains("token", 1000, 4), warmup=0.2), seconds=1.0)
+    assert token.rhat > 2 and not token.mixed
+    type_ = diagnose(after_warmup(toy_chains("type", 100, 40)), seconds=1.0)
+    assert type_.rhat < RHAT_LIMIT and type_.mixed
