@@ -274,9 +274,9 @@ def main(argv=None):
             parser.error(f"the {model.name} model reads no corpus: leave out --data")
         for option in model.options + model.init_options:
             option.check(getattr(args, option.name, None))
-        if args.command != "score" and args.sampler not in model.samplers:
+        if args.command != "score" and args.sampler not in samplers.offered(model.samplers):
             parser.error(f"the {model.name} model has no {args.sampler} sampler: choose one of "
-                         f"{', '.join(model.samplers)}")
+                         f"{', '.join(samplers.offered(model.samplers))}")
         COMMANDS[args.command](model, args)
     except (CorpusError, ValueError) as err:  # a corpus's or a model's refusal of a setting
         parser.error(str(err))

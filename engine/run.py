@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from engine.core.rng import make_rng
-from engine.samplers import make_sampler
+from engine.samplers import make_sampler, offered
 
 
 def thinned(n, limit):
@@ -48,9 +48,9 @@ class Run:
         arguments of model.new_state (e.g. {"m": 1000} or {"eta": 0.5}); record_values: keep
         every site's value at each trace row in ``values`` (for trajectory plots);
         warm_kernels: load the kernels first, so the first sweep's time is the sweep's."""
-        if sampler not in model.samplers:
+        if sampler not in offered(model.samplers):
             raise ValueError(f"the {model.name} model has no {sampler} sampler: choose one of "
-                             f"{', '.join(model.samplers)}")
+                             f"{', '.join(offered(model.samplers))}")
         if warm_kernels:
             _warm(type(model), sampler)
         self.model = model

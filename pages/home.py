@@ -72,5 +72,6 @@ st.markdown("| name | what one move does |\n|---|---|\n" + "".join(
 
 st.subheader("The models")
 st.markdown("| model | what it is | samplers |\n|---|---|---|\n" + "".join(
-    f"| {cls.label} | {cls.summary} | {', '.join(samplers.label(n) for n in cls.samplers)} |\n"
+    f"| {cls.label} | {cls.summary} | "
+    f"{', '.join(samplers.label(n) for n in samplers.offered(cls.samplers))} |\n"
     for cls in registry.models().values()))

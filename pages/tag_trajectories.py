@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 from engine.models.hmm import HmmModel
+from engine.samplers import offered
 from engine.run import thinned
 from ui import charts, playback, race_page
 from ui.corpus_choice import (TAGGED_SETTINGS, UPLOAD_NOTE, choose_tagged_corpus,
@@ -47,14 +48,15 @@ PRESETS = {
 SETTINGS = PageSettings(KEY, (
     *TAGGED_SETTINGS,
     Setting("k", BUILTIN_TAGS, int, "K", 2, MAX_K),
-    Setting("samplers", HmmModel.samplers, tuple, "the samplers", choices=HmmModel.samplers),
+    Setting("samplers", HmmModel.samplers, tuple, "the samplers",
+            choices=offered(HmmModel.samplers)),
     Setting("eta", 1.0, float, "η", 0.0, 1.0),
     Setting("passes", 200, int, "the number of passes", 1, MAX_PASSES),
     Setting("seed", 0, int, "the seed", 0, MAX_SEED),
     Setting("alpha", 0.1, float, "α", PRIOR_MIN, 100.0),
     Setting("alpha_emit", 0.1, float, "α′", PRIOR_MIN, 100.0),
     Setting("skip", True, bool, "the skip approximation"),
-    Setting("shown", "type", str, "the sampler shown", choices=HmmModel.samplers),
+    Setting("shown", "type", str, "the sampler shown", choices=offered(HmmModel.samplers)),
     Setting("word", "", str, "the word followed"),
     Setting("window", 0, int, "the first token of the heatmaps", 0, 10**8),
     *playback.SETTINGS,
@@ -68,7 +70,8 @@ def settings():
         corpus = choose_tagged_corpus(KEY)
         st.number_input("K — hidden states", 2, MAX_K, key="hmm_k",
                         help=f"the built-in corpus has {BUILTIN_TAGS} gold tags")
-        st.multiselect("Samplers", HmmModel.samplers, format_func=label, key="hmm_samplers")
+        st.multiselect("Samplers", offered(HmmModel.samplers), format_func=label,
+                       key="hmm_samplers")
         st.number_input("η — share of tokens starting in state 1", 0.0, 1.0, step=0.1,
                         key="hmm_eta", help="the rest start in uniformly random states")
         st.number_input("Passes per run", 1, MAX_PASSES, step=50, key="hmm_passes")
@@ -137,9 +140,9 @@ def word_and_confusion(race):
     shares = np.array([np.bincount(run.values[p][positions], minlength=model.n_states + 1)[1:]
                        for p in passes]) / len(positions)
     left, right = st.columns(2)
-    charts.show(left, charts.state_shares(
-        passes, shares, model.n_states, f"{label(name)}: states of the {len(positions):,} tokens of "
-                                f"“{word}”"), "hmm_word_chart")
+    title = f"{label(name)}: states of the {len(positions):,} tokens of “{word}”"
+    charts.show(left, charts.state_shares(passes, shares, model.n_states, title),
+                "hmm_word_chart")
     if model.gold is not None:
         states = [f"state {k + 1}" for k in range(model.n_states)]
         charts.show(right, charts.confusion(model.confusion(run.state), states,

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from engine.models.toy import MAX_N, ToyModel
+from engine.samplers import offered
 from engine.run import Race
 from ui import playback, race_page
 from ui.charts import show, traces
@@ -57,7 +58,8 @@ PRESETS = {
 SETTINGS = PageSettings(KEY, (
     Setting("n", 1000, int, "n", 1, MAX_N),
     Setting("m", 1000, int, "the initial m", 0, MAX_N),
-    Setting("samplers", ("token", "type"), tuple, "the samplers", choices=ToyModel.samplers),
+    Setting("samplers", ("token", "type"), tuple, "the samplers",
+            choices=offered(ToyModel.samplers)),
     Setting("passes", 30, int, "the number of passes", 1, MAX_PASSES),
     Setting("seed", 0, int, "the seed", 0, MAX_SEED),
     Setting("skip", True, bool, "the skip approximation"),
@@ -81,7 +83,8 @@ def settings():
                         help=f"1 … {MAX_N:,}")
         st.number_input("initial m — copies split as `a b`", step=1, key="toy_m",
                         help="0 … n; the paper starts at m = n")
-        st.multiselect("Samplers", ToyModel.samplers, format_func=label, key="toy_samplers")
+        st.multiselect("Samplers", offered(ToyModel.samplers), format_func=label,
+                       key="toy_samplers")
         st.number_input("Passes per run", step=1, key="toy_passes",
                         help="TOKEN-anneal cools from 10 to 1 over the first half of the run")
         st.number_input("Seed", step=1, key="toy_seed",

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.models.usm import UsmModel
+from engine.samplers import offered
 from ui import playback, race_page
 from ui.corpus_choice import SEGMENTED_SETTINGS, UPLOAD_NOTE, choose_corpus
 from ui.entry import through_app
@@ -38,7 +39,8 @@ PRESETS = {
 }
 SETTINGS = PageSettings(KEY, (
     *SEGMENTED_SETTINGS,
-    Setting("samplers", UsmModel.samplers, tuple, "the samplers", choices=UsmModel.samplers),
+    Setting("samplers", UsmModel.samplers, tuple, "the samplers",
+            choices=offered(UsmModel.samplers)),
     Setting("eta", 1.0, float, "η", 0.0, 1.0),
     Setting("passes", 200, int, "the number of passes", 1, MAX_PASSES),
     Setting("seed", 0, int, "the seed", 0, MAX_SEED),
@@ -46,7 +48,7 @@ SETTINGS = PageSettings(KEY, (
     Setting("pb", 0.5, float, "p#", 0.01, 0.99),
     Setting("rho", 2.0, float, "ρ", ALPHA_MIN, 1e6),
     Setting("skip", True, bool, "the skip approximation"),
-    Setting("shown", "type", str, "the segmentation shown", choices=UsmModel.samplers),
+    Setting("shown", "type", str, "the segmentation shown", choices=offered(UsmModel.samplers)),
     Setting("first", 1, int, "the first utterance shown", 1, 10**7),
     Setting("measure", "token_f", str, "the F measure", choices=tuple(MEASURES)),
     *playback.SETTINGS,
@@ -59,7 +61,8 @@ def settings():
         st.header("Settings")
         SETTINGS.preset_picker()
         corpus = choose_corpus(KEY)
-        st.multiselect("Samplers", UsmModel.samplers, format_func=label, key="seg_samplers")
+        st.multiselect("Samplers", offered(UsmModel.samplers), format_func=label,
+                       key="seg_samplers")
         st.number_input("η — initial boundary probability", 0.0, 1.0, step=0.1,
                         key="seg_eta", help="each site starts as a boundary with probability η; "
                                             "1 = every symbol a word (the paper's choice for TYPE)")

@@ -14,6 +14,7 @@ from typing import Callable
 
 from engine.kernels.interface import SENTENCE_FUNCTIONS, TOKEN_FUNCTIONS, TYPE_FUNCTIONS
 from engine.samplers import schedule
+from engine.samplers.mixture import MixtureSampler
 from engine.samplers.sentence import SentenceSampler
 from engine.samplers.token import TokenSampler
 from engine.samplers.type_based import TypeSampler
@@ -36,6 +37,7 @@ class SamplerEntry:
     build: Callable
     needs: tuple
     needs_length: bool = False  # whether build needs the run's planned number of sweeps
+    parts: tuple = ()  # a mixture's samplers, a sweep each in turn (engine/samplers/mixture.py)
 
 
 SAMPLERS = {}
@@ -77,6 +79,26 @@ register(SamplerEntry(
     lambda total_sweeps, skip, anneal_start: SentenceSampler(), SENTENCE_FUNCTIONS))
 
 
+def register_mixture(parts, colour_, help_text):
+    """Register the mixture of ``parts`` (registered samplers), named "a-b" (a name that
+    travels in a link as it is) and labelled "A + B"; it needs what its parts need, and a model
+    offers it when it offers every part."""
+    entries = [entry(part) for part in parts]
+    return register(SamplerEntry(
+        "-".join(parts), " + ".join(e.label for e in entries), colour_, help_text,
+        lambda total_sweeps, skip, anneal_start: MixtureSampler(
+            [e.build(total_sweeps, skip, anneal_start) for e in entries]),
+        tuple(dict.fromkeys(f for e in entries for f in e.needs)),
+        needs_length=any(e.needs_length for e in entries), parts=tuple(parts)))
+
+
+def offered(basic):
+    """The samplers a model with the moves ``basic`` offers: those, and every registered
+    mixture of them."""
+    return tuple(basic) + tuple(name for name, e in SAMPLERS.items()
+                                if e.parts and set(e.parts) <= set(basic))
+
+
 def names():
     """Every registered sampler's name, in registration order."""
     return tuple(SAMPLERS)
@@ -110,3 +132,9 @@ def make_sampler(name, total_sweeps=None, skip=True, anneal_start=10.0):
     if chosen.needs_length and not total_sweeps:
         raise ValueError(f"{chosen.label} needs the run's length (total sweeps) for its schedule")
     return chosen.build(total_sweeps, skip, anneal_start)
+
+
+register_mixture(("type", "token"), "#8c564b",
+                 "a TYPE sweep, then a TOKEN sweep, in turn: whole types move, then single sites")
+register_mixture(("type", "sentence"), "#d4609c",
+                 "a TYPE sweep, then a SENTENCE sweep, in turn: whole types, then whole sentences")

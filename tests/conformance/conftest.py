@@ -9,6 +9,7 @@ newly registered model is never silently left untested.
 import pytest
 
 from engine.models import registry
+from engine.samplers import offered
 from tests.conformance.cases import CASES
 
 NO_CASE = ("the {name!r} model is registered but tests/conformance/cases.py has no case for it: "
@@ -26,8 +27,8 @@ def pytest_generate_tests(metafunc):
     if "sampler_name" in metafunc.fixturenames:
         mark = metafunc.definition.get_closest_marker("samplers")
         wanted = mark.args if mark else None
-        pairs = [(model, sampler) for model, cls in models.items() for sampler in cls.samplers
-                 if wanted is None or sampler in wanted]
+        pairs = [(model, sampler) for model, cls in models.items()
+                 for sampler in offered(cls.samplers) if wanted is None or sampler in wanted]
         metafunc.parametrize(("model_name", "sampler_name"), pairs,
                              ids=[f"{model}-{sampler}" for model, sampler in pairs])
     elif "model_name" in metafunc.fixturenames:
