@@ -6,6 +6,9 @@
     python -m engine score --model MODEL [--data GOLD] --analysis FILE [the model's options]
     python -m engine bench --model MODEL [--data FILE] --sampler NAME [--sweeps N] [--warmup W]
                            [--eta E] [the model's options]
+    python -m engine race --model MODEL [--data FILE] --samplers A,B,… [--chains C]
+                          (--sweeps N | --seconds T) [--eta E | --eta-sweep 0:1:0.1] --out DIR
+                          [--workers W | --scheduler ADDRESS] [the model's options]
     python -m engine toy-posterior --n N --out FILE.csv
     python -m engine warm [--model MODEL]
 
@@ -15,6 +18,7 @@ its built-in corpus. Invalid arguments and unreadable files give a one-line erro
 status 2. docs/command-line.md is the user guide.
 """
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -22,12 +26,12 @@ import sys
 from datasets.errors import CorpusError
 from engine import samplers
 from engine.bench import bench_sweeps
-from engine.cli_args import OneLineParser, check_writable, float_in, int_in, option_type
+from engine.cli_args import (FULL_PRECISION, OneLineParser, check_writable, eta_range,
+                             float_in, int_in, name_list, option_type)
 from engine.models import registry
 from engine.models.toy import MAX_N, ToyModel
 from engine.run import Run, warm
 
-FULL_PRECISION = "%.17g"  # exact quantities round-trip through the CSV
 
 
 def build_parser(model=None):
@@ -36,7 +40,7 @@ def build_parser(model=None):
                            description="Typeblocks engine: run samplers and exact posteriors "
                                        "without a browser (docs/command-line.md).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
-                                     metavar="{run,score,bench,toy-posterior,warm}")
+                                     metavar="{run,score,bench,race,toy-posterior,warm}")
     run = commands.add_parser("run", help="run one chain and write its trace",
                               epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(run, model, initialisation=True)
@@ -64,6 +68,8 @@ def build_parser(model=None):
     bench.add_argument("--no-skip", action="store_true",
                        help="TYPE: turn the skip approximation off")
 
+    add_race_parser(commands, model)
+
     warm_up = commands.add_parser(
         "warm", help="compile (or load) every model's kernels now, showing progress (make run "
                      "does this first, so the app opens ready)")
@@ -76,6 +82,37 @@ def build_parser(model=None):
     post.add_argument("--n", type=int_in(1, MAX_N), required=True, help="copies of `ab`")
     post.add_argument("--out", required=True, help="CSV file to write (columns m,log_p)")
     return parser
+
+
+def add_race_parser(commands, model):
+    race = commands.add_parser(
+        "race", help="several chains of several samplers (and η values) on Dask; traces, "
+                     "R-hat and ESS as CSV", epilog=model_epilog(model), formatter_class=Help)
+    add_model_arguments(race, model, initialisation=True)
+    race.add_argument("--samplers", type=name_list(samplers.names()), required=True,
+                      help="comma-separated, e.g. token,type,type-token")
+    race.add_argument("--chains", type=int_in(2, 1000), default=4,
+                      help="chains per sampler (and η), chain c from seed SEED + c (default 4)")
+    length = race.add_mutually_exclusive_group(required=True)
+    length.add_argument("--sweeps", type=int_in(2), help="sweeps per chain")
+    length.add_argument("--seconds", type=float_in(0.001, 10**6),
+                        help="engine seconds per chain (sweeps until then)")
+    start = race.add_mutually_exclusive_group()
+    start.add_argument("--eta", type=float_in(0.0, 1.0), default=None,
+                       help="initialisation η of every chain (default: the model's)")
+    start.add_argument("--eta-sweep", type=eta_range,
+                       help="START:STOP:STEP: a grid over η (Liang et al. Fig. 5 d-f)")
+    race.add_argument("--seed", type=int_in(0), default=0, help="chain c's seed is SEED + c")
+    race.add_argument("--no-skip", action="store_true",
+                      help="TYPE: turn the skip approximation off (exact, slower)")
+    race.add_argument("--out", dest="out_dir", required=True,
+                      help="folder for traces.csv and summary.csv (made if missing)")
+    where = race.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int_in(1, 1024), default=os.cpu_count() or 1,
+                       help="worker processes of a local Dask cluster (default: the cores); "
+                            "1 runs every chain in this process")
+    where.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. "
+                                           "tcp://10.0.0.5:8786, to run on its cluster")
 
 
 class Help(argparse.RawDescriptionHelpFormatter):
@@ -250,7 +287,46 @@ class open_or_none:
             self.file.close()
 
 
-COMMANDS = {"run": run_chain, "score": score, "bench": bench}
+def race(model_class, args):
+    """The race command: a grid of chains, then traces.csv and summary.csv in --out."""
+    from engine.grid import ModelRecipe, run_grid, summary, tasks
+    from engine.race_output import measure_columns, write_race
+    load_model(model_class, args)  # a bad corpus or option is refused here, before any worker
+    recipe = ModelRecipe(model_class.name, args.data,
+                         tuple((o.name, getattr(args, o.name)) for o in model_class.options))
+    init = initialisation(model_class, args)
+    init.pop("eta", None)
+    grid = tasks(args.samplers, args.chains, args.eta_sweep or (args.eta,), args.seed,
+                 args.sweeps, args.seconds, not args.no_skip, tuple(init.items()))
+
+    def progress(frame, done, total):
+        print(f"  {done}/{total} chains done", file=sys.stderr, flush=True)
+
+    with dask_client(args) as client:
+        traces = run_grid(recipe, grid, client, on_result=progress)
+    table = summary(traces, measures=measure_columns(traces, args.samplers))
+    write_race(args.out_dir, traces, table)
+    print(table.to_string(index=False))
+
+
+@contextlib.contextmanager
+def dask_client(args):
+    """A Dask client for --scheduler, or for a local cluster of --workers processes (closed
+    afterwards); None (chains in this process) for --workers 1."""
+    if args.scheduler is None and args.workers == 1:
+        yield None
+        return
+    from distributed import Client, LocalCluster
+    if args.scheduler is not None:
+        with Client(args.scheduler) as client:
+            yield client
+        return
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        yield client
+
+
+COMMANDS = {"run": run_chain, "score": score, "bench": bench, "race": race}
 
 
 def main(argv=None):
@@ -274,9 +350,14 @@ def main(argv=None):
             parser.error(f"the {model.name} model reads no corpus: leave out --data")
         for option in model.options + model.init_options:
             option.check(getattr(args, option.name, None))
-        if args.command != "score" and args.sampler not in samplers.offered(model.samplers):
-            parser.error(f"the {model.name} model has no {args.sampler} sampler: choose one of "
-                         f"{', '.join(samplers.offered(model.samplers))}")
+        if args.command == "race":
+            wanted = args.samplers
+        else:
+            wanted = [] if args.command == "score" else [args.sampler]
+        for name in wanted:
+            if name not in samplers.offered(model.samplers):
+                parser.error(f"the {model.name} model has no {name} sampler: choose one of "
+                             f"{', '.join(samplers.offered(model.samplers))}")
         COMMANDS[args.command](model, args)
     except (CorpusError, ValueError) as err:  # a corpus's or a model's refusal of a setting
         parser.error(str(err))

@@ -2,6 +2,8 @@
 import argparse
 import os
 
+FULL_PRECISION = "%.17g"  # exact quantities round-trip through a CSV
+
 
 def int_in(low, high=None):
     """An argparse type: an integer in [low, high] (no upper bound when high is None)."""
@@ -56,3 +58,30 @@ def check_writable(parser, *paths):
             parser.error(f"cannot write {path}: it is a folder; give a file name")
         if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             parser.error(f"cannot write {path}: its folder does not exist")
+
+
+def name_list(choices):
+    """An argparse type: comma-separated names, each one of ``choices``, no repeats."""
+    def parse(text):
+        names = [name.strip() for name in text.split(",") if name.strip()]
+        unknown = [name for name in names if name not in choices]
+        if unknown or not names:
+            raise argparse.ArgumentTypeError(
+                f"unknown {', '.join(map(repr, unknown))}: choose from {', '.join(choices)}"
+                if unknown else "give at least one name")
+        if len(set(names)) < len(names):
+            raise argparse.ArgumentTypeError(f"a name is repeated in {text!r}")
+        return names
+    return parse
+
+
+def eta_range(text):
+    """An argparse type: START:STOP:STEP, η from START to STOP (included) in STEPs, in [0, 1]."""
+    try:
+        start, stop, step = (float(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected START:STOP:STEP, e.g. 0:1:0.1, got {text!r}")
+    if not (0 <= start <= stop <= 1 and step > 0):
+        raise argparse.ArgumentTypeError(f"need 0 ≤ START ≤ STOP ≤ 1 and STEP > 0, got {text!r}")
+    count = int(round((stop - start) / step)) + 1
+    return [round(start + k * step, 10) for k in range(count) if start + k * step <= stop + 1e-9]

@@ -238,3 +238,38 @@ def test_a_corpus_in_no_known_format_says_what_was_tried(tmp_path):
     done = engine("run", "--model", "hmm", "--data", odd, "--sampler", "token", "--sweeps", 1,
                   "--trace", tmp_path / "t.csv")
     assert done.returncode == 2 and "not CoNLL-U" in done.stderr and "word/TAG" in done.stderr
+
+
+def test_race_writes_long_traces_and_a_summary_per_sampler_and_eta(tmp_path):
+    out = tmp_path / "race"  # made by the command
+    done = engine("race", "--model", "hmm", "--data", TAGGED, "--samplers", "token,type-token",
+                  "--chains", 2, "--sweeps", 6, "--eta-sweep", "0.5:1:0.5", "--seed", 3,
+                  "--out", out, "--workers", 1)
+    assert done.returncode == 0, done.stderr
+    traces = pd.read_csv(out / "traces.csv")
+    assert list(traces.columns[:6]) == ["sampler", "chain", "eta", "iteration", "seconds",
+                                        "loglik"]
+    assert "acc_many_to_one" in traces and len(traces) == 2 * 2 * 2 * 7
+    first = traces[traces.iteration == 0].groupby(["eta", "chain"]).loglik.nunique()
+    assert (first == 1).all()  # chain c of both samplers from the same start
+    summary = pd.read_csv(out / "summary.csv")
+    assert [(s, e) for s, e in zip(summary.sampler, summary.eta)] == [
+        ("token", 0.5), ("type-token", 0.5), ("token", 1.0), ("type-token", 1.0)]
+    for column in ("rhat", "ess_bulk", "ess_tail", "ess_per_second", "final_loglik",
+                   "final_acc_many_to_one", "verdict"):
+        assert column in summary
+    assert "mean_block_size" not in set(c.removeprefix("final_") for c in summary.columns)
+    assert "rhat" in done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--samplers", "token,nope"], "unknown 'nope'"),
+    (["--samplers", "token,token"], "a name is repeated"),
+    (["--samplers", "token", "--eta-sweep", "0:2:0.5"], "0 ≤ START ≤ STOP ≤ 1"),
+    (["--samplers", "token", "--chains", 1], "between 2"),
+    (["--samplers", "sentence"], "the toy model has no sentence sampler"),
+])
+def test_race_refuses_bad_arguments_in_one_line(tmp_path, args, message):
+    done = engine("race", "--model", "toy", "--sweeps", 4, "--out", tmp_path / "x", *args)
+    assert done.returncode == 2 and message in done.stderr
+    assert not (tmp_path / "x").exists()

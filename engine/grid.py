@@ -1,0 +1,136 @@
+"""Grids of chains — samplers × chains × η — for diagnosing mixing (Liang et al. §5.2, Fig. 5).
+
+Every chain is an independent task: it builds the model from a ``ModelRecipe`` (a registered
+model, its corpus file and options: a few bytes to send, and each worker process builds the
+model once), runs one sampler from its own seed and returns its trace. ``run_grid`` runs the
+tasks one after another, or on a Dask cluster (``dask.distributed``): a ``LocalCluster`` of
+processes on this machine, or any cluster's scheduler, without a change to the tasks. Results
+come back as the chains finish.
+
+Chain c of every sampler starts from the same state (seed ``seed + c``), so samplers are
+compared from identical starts and chains differ only in where they start and their draws.
+"""
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import pandas as pd
+
+from engine.diagnostics import after_warmup, diagnose
+from engine.models import registry
+from engine.run import Run
+
+# what each trace row says about its chain, ahead of the Run's own columns
+KEYS = ("sampler", "chain", "eta")
+
+
+@dataclass(frozen=True)
+class ModelRecipe:
+    """How to build a model in any process: a registered model's name, its corpus file (None:
+    the built-in corpus) and its options as ((name, value), …)."""
+
+    name: str
+    data: str = None
+    options: tuple = ()
+
+    def build(self):
+        return _built(self)
+
+
+@lru_cache(maxsize=4)
+def _built(recipe):
+    return registry.get(recipe.name).build(recipe.data, **dict(recipe.options))
+
+
+@dataclass(frozen=True)
+class ChainTask:
+    """One chain: ``sweeps`` sweeps, or sweeps until ``seconds`` of engine time have passed.
+    ``init``: the model's other initialisation options as ((name, value), …)."""
+
+    sampler: str
+    chain: int
+    seed: int
+    eta: float = None
+    sweeps: int = None
+    seconds: float = None
+    skip: bool = True
+    init: tuple = field(default=())
+
+
+def tasks(samplers, chains, etas=(None,), seed=0, sweeps=None, seconds=None, skip=True,
+          init=()):
+    """Every (η, sampler, chain) of a grid; chain c starts from seed ``seed + c``."""
+    if (sweeps is None) == (seconds is None):
+        raise ValueError("give the chains' length as sweeps or as seconds, not both")
+    if chains < 1:
+        raise ValueError("the grid needs at least one chain per sampler")
+    return [ChainTask(sampler, c, seed + c, eta, sweeps, seconds, skip, tuple(init))
+            for eta in etas for sampler in samplers for c in range(chains)]
+
+
+def run_chain(recipe, task):
+    """Run one chain; its trace as a frame, with the KEYS columns first."""
+    model = recipe.build()
+    init = dict(task.init)
+    if task.eta is not None:
+        init["eta"] = task.eta
+    run = Run(model, task.sampler, task.seed, init=init, total_sweeps=task.sweeps,
+              skip=task.skip)
+    if task.sweeps is not None:
+        run.run_for(math.inf, task.sweeps)
+    else:
+        while run.seconds < task.seconds:
+            run.sweep()
+    frame = run.trace_frame().rename(columns={"sweep": "iteration"})
+    eta = math.nan if task.eta is None else task.eta
+    return frame.assign(sampler=task.sampler, chain=task.chain, eta=eta)[
+        [*KEYS, *frame.columns]]
+
+
+def run_grid(recipe, grid, client=None, on_result=None):
+    """Every task of ``grid``: in this process (client None) or on a Dask client's workers.
+
+    on_result(frame, done, total) is called as each chain finishes. Returns the traces of
+    every chain in one long frame, in the grid's order."""
+    frames = [None] * len(grid)
+    for done, (index, frame) in enumerate(_results(recipe, grid, client), 1):
+        frames[index] = frame
+        if on_result is not None:
+            on_result(frame, done, len(grid))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _results(recipe, grid, client):
+    """(index in grid, trace) pairs, as the chains finish."""
+    if client is None:
+        for index, task in enumerate(grid):
+            yield index, run_chain(recipe, task)
+        return
+    from distributed import as_completed
+    futures = client.map(run_chain, [recipe] * len(grid), grid, pure=False)
+    where = {future.key: index for index, future in enumerate(futures)}
+    for future in as_completed(futures):
+        yield where[future.key], future.result()
+
+
+def summary(traces, measures=()):
+    """Per sampler and η: R̂ and bulk/tail ESS of the log-likelihood (last half of every
+    chain, chains cut to one length), ESS per second of engine time, and the final
+    log-likelihood and ``measures``, medians over the chains."""
+    rows = []
+    for (sampler, eta), group in traces.groupby(["sampler", "eta"], sort=False, dropna=False):
+        chains = [chain for _, chain in group.groupby("chain", sort=True)]
+        draws = after_warmup([chain["loglik"].to_numpy() for chain in chains])
+        length, kept = min(len(chain) for chain in chains), draws.shape[1]
+        before = max(length - kept - 1, 0)  # the row before the first kept draw
+        seconds = sum(chain["seconds"].iloc[length - 1] - chain["seconds"].iloc[before]
+                      for chain in chains)
+        found = diagnose(draws, seconds)
+        finals = pd.DataFrame([chain.iloc[length - 1] for chain in chains])
+        rows.append({"sampler": sampler, "eta": eta, "chains": len(chains), "draws": kept,
+                     "rhat": found.rhat, "ess_bulk": found.ess_bulk, "ess_tail": found.ess_tail,
+                     "ess_per_second": found.ess_per_second,
+                     "final_loglik": finals["loglik"].median(),
+                     **{f"final_{m}": finals[m].median() for m in measures if m in finals},
+                     "verdict": found.verdict()})
+    return pd.DataFrame(rows)

@@ -1,0 +1,24 @@
+"""What ``python -m engine race`` writes: the traces of every chain and the summary per sampler
+and η, as CSV files in one folder."""
+import os
+
+from engine.cli_args import FULL_PRECISION
+from engine.grid import KEYS
+from engine.samplers import make_sampler
+RUN_COLUMNS = ("iteration", "seconds", "loglik", "temperature")
+
+
+def measure_columns(traces, sampler_names):
+    """The model's measures among the trace's columns (not the run's own columns, nor a
+    sampler's figures such as mean_block_size)."""
+    figures = {key for name in sampler_names
+               for key in make_sampler(name, total_sweeps=2).sweep_figures()}
+    return [c for c in traces.columns if c not in (*KEYS, *RUN_COLUMNS) and c not in figures]
+
+
+def write_race(folder, traces, table):
+    """traces.csv (long: sampler, chain, eta, iteration, seconds, loglik, measures…) and
+    summary.csv in ``folder``, made if missing."""
+    os.makedirs(folder, exist_ok=True)
+    traces.to_csv(os.path.join(folder, "traces.csv"), index=False, float_format=FULL_PRECISION)
+    table.to_csv(os.path.join(folder, "summary.csv"), index=False, float_format=FULL_PRECISION)
