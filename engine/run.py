@@ -110,8 +110,11 @@ class Run:
 
     def _row(self, sweep, info):
         """A trace row; info is the SweepInfo or MoveInfo that ended the sweep (None for row 0)."""
+        # the log-likelihood from the running counts: as exact as the one from scratch (the
+        # conformance suite checks they agree) and ~100 times cheaper (br-phono: 0.04 against
+        # 5 ms, more than a TOKEN sweep)
         row = {"sweep": sweep, "seconds": self.seconds,
-               "loglik": self.model.loglik(self.state),
+               "loglik": self.model.loglik_running(self.state),
                "temperature": info.temperature if info else self.sampler.temperature()}
         row.update(self.model.measures(self.state))
         row.update(self.sampler.sweep_figures())
