@@ -316,13 +316,13 @@ def dask_client(args):
     if args.scheduler is None and args.workers == 1:
         yield None
         return
-    from distributed import Client, LocalCluster
     if args.scheduler is not None:
+        from distributed import Client
         with Client(args.scheduler) as client:
             yield client
         return
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    from engine.grid import local_cluster
+    with local_cluster(args.workers) as client:
         yield client
 
 

@@ -1,10 +1,12 @@
 """Grids of chains (engine/grid.py): seeds and starts, the summary, and the same traces on a
 real Dask LocalCluster of two worker processes as in one process."""
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from engine.grid import ModelRecipe, run_grid, summary, tasks
+from engine.grid import ModelRecipe, local_cluster, run_grid, summary, tasks
 
 TOY = ModelRecipe("toy", options=(("n", 200),))
 
@@ -44,13 +46,13 @@ def test_summary_finds_token_stuck_where_type_mixes():
 
 
 def test_a_dask_cluster_gives_the_serial_traces():
-    distributed = pytest.importorskip("distributed")
     grid = tasks(["token", "type-token"], chains=3, etas=(0.2, 0.8), sweeps=5)
     serial = run_grid(TOY, grid)
     seen = []
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with local_cluster(2) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+        environ = client.run(lambda: dict(os.environ))
+        assert all("MALLOC_TRIM_THRESHOLD_" not in env for env in environ.values())
         spread = run_grid(TOY, grid, client=client,
                           on_result=lambda frame, done, total: seen.append((done, total)))
     pd.testing.assert_frame_equal(without_time(spread), without_time(serial))
