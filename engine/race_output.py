@@ -2,7 +2,6 @@
 and η, as CSV files in one folder."""
 import os
 
-from engine.cli_args import FULL_PRECISION
 from engine.grid import KEYS
 from engine.samplers import make_sampler
 RUN_COLUMNS = ("iteration", "seconds", "loglik", "temperature")
@@ -20,5 +19,6 @@ def write_race(folder, traces, table):
     """traces.csv (long: sampler, chain, eta, iteration, seconds, loglik, measures…) and
     summary.csv in ``folder``, made if missing."""
     os.makedirs(folder, exist_ok=True)
-    traces.to_csv(os.path.join(folder, "traces.csv"), index=False, float_format=FULL_PRECISION)
-    table.to_csv(os.path.join(folder, "summary.csv"), index=False, float_format=FULL_PRECISION)
+    # pandas writes each float's shortest repr, which reads back exactly: η = 0.1 stays "0.1"
+    traces.to_csv(os.path.join(folder, "traces.csv"), index=False)
+    table.to_csv(os.path.join(folder, "summary.csv"), index=False)
