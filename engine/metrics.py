@@ -53,7 +53,7 @@ def word_types(prefix, power, starts, ends):
     return np.unique(keys)
 
 
-def segmentation_scores(final, bound, gold, prefix, power):
+def segmentation_scores(final, bound, gold, prefix, power, gold_types=None):
     """The nine segmentation figures of an analysis against the gold one.
 
     Parameters
@@ -61,6 +61,8 @@ def segmentation_scores(final, bound, gold, prefix, power):
     final : uint8[T]      1 at the last symbol of each utterance
     bound, gold : uint8[T]   predicted and gold segmentations (1 where a word ends)
     prefix, power : uint64[T + 1]   the corpus's prefix hashes (``fill_prefix_hashes``)
+    gold_types : int64[...] or None   the gold lexicon (``gold_lexicon``), when the caller keeps
+        it: scoring every sweep of a chain then does not rebuild it every time
 
     Returns
     -------
@@ -74,10 +76,15 @@ def segmentation_scores(final, bound, gold, prefix, power):
     scores.update(_scores("boundary", np.count_nonzero(bound & gold & inside),
                           np.count_nonzero(bound & inside), np.count_nonzero(gold & inside)))
     predicted = word_types(prefix, power, *word_spans(bound))
-    truth = word_types(prefix, power, *word_spans(gold))
+    truth = gold_lexicon(gold, prefix, power) if gold_types is None else gold_types
     scores.update(_scores("lexicon", len(np.intersect1d(predicted, truth, assume_unique=True)),
                           len(predicted), len(truth)))
     return scores
+
+
+def gold_lexicon(gold, prefix, power):
+    """The gold segmentation's distinct words as sorted keys (``word_types``)."""
+    return word_types(prefix, power, *word_spans(np.asarray(gold, dtype=bool)))
 
 
 def token_counts(bound, gold):

@@ -16,7 +16,7 @@ from datasets.segmented import format_segmented, gold_boundaries, load_segmented
 from engine.core.state import clone
 from engine.kernels import usm as kernels
 from engine.kernels import usm_sentence
-from engine.metrics import segmentation_scores
+from engine.metrics import gold_lexicon, segmentation_scores
 from engine.models.protocol import CorpusModel, Option, SiteView
 from engine.models.registry import register
 
@@ -91,6 +91,7 @@ class UsmModel(CorpusModel):
         self.power = np.empty(len(self.chars) + 1, dtype=np.uint64)
         kernels.fill_prefix_hashes(self.chars, self.prefix, self.power)
         self.gold_bound = gold_bound
+        self._gold_types = None  # the gold lexicon, on the first scoring
 
     @classmethod
     def from_corpus(cls, corpus, **hyperparameters):
@@ -160,8 +161,10 @@ class UsmModel(CorpusModel):
     def measures(self, state):
         if self.gold_bound is None:
             return {}
+        if self._gold_types is None:  # built once: it was a third of scoring a sweep
+            self._gold_types = gold_lexicon(self.gold_bound, self.prefix, self.power)
         return segmentation_scores(self.final, state.bound, self.gold_bound, self.prefix,
-                                   self.power)
+                                   self.power, gold_types=self._gold_types)
 
     def values(self, state):
         return state.bound[self.site_pos]
