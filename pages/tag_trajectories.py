@@ -19,7 +19,6 @@ from ui.warmup import warm_engine
 
 KEY = "hmm"
 MAX_PASSES = 5_000
-MAX_SEED = 2**32 - 1
 WINDOW = 60  # tokens in the trajectory heatmaps
 MAX_K = 200
 PRIOR_MIN = 0.0001
@@ -48,11 +47,7 @@ PRESETS = {
 SETTINGS = PageSettings(KEY, (
     *TAGGED_SETTINGS,
     Setting("k", BUILTIN_TAGS, int, "K", 2, MAX_K),
-    Setting("samplers", HmmModel.samplers, tuple, "the samplers",
-            choices=offered(HmmModel.samplers)),
-    Setting("eta", 1.0, float, "η", 0.0, 1.0),
-    Setting("passes", 200, int, "the number of passes", 1, MAX_PASSES),
-    Setting("seed", 0, int, "the seed", 0, MAX_SEED),
+    *race_page.race_settings(HmmModel, MAX_PASSES),
     Setting("alpha", 0.1, float, "α", PRIOR_MIN, 100.0),
     Setting("alpha_emit", 0.1, float, "α′", PRIOR_MIN, 100.0),
     Setting("skip", True, bool, "the skip approximation"),
@@ -75,7 +70,7 @@ def settings():
         st.number_input("η — share of tokens starting in state 1", 0.0, 1.0, step=0.1,
                         key="hmm_eta", help="the rest start in uniformly random states")
         st.number_input("Passes per run", 1, MAX_PASSES, step=50, key="hmm_passes")
-        st.number_input("Seed", 0, MAX_SEED, key="hmm_seed")
+        st.number_input("Seed", 0, race_page.MAX_SEED, key="hmm_seed")
         with st.expander("Priors (α, α′)"):
             st.number_input("α — transitions", PRIOR_MIN, 100.0, format="%g", key="hmm_alpha")
             st.number_input("α′ — emissions", PRIOR_MIN, 100.0, format="%g",

@@ -18,7 +18,6 @@ from ui.warmup import warm_engine
 
 KEY = "seg"
 MAX_PASSES = 20_000
-MAX_SEED = 2**32 - 1
 SHOWN_UTTERANCES = 12
 MEASURES = {"token_f": "token F", "boundary_f": "boundary F", "lexicon_f": "lexicon F"}
 ALPHA_MIN = 0.001
@@ -39,11 +38,7 @@ PRESETS = {
 }
 SETTINGS = PageSettings(KEY, (
     *SEGMENTED_SETTINGS,
-    Setting("samplers", UsmModel.samplers, tuple, "the samplers",
-            choices=offered(UsmModel.samplers)),
-    Setting("eta", 1.0, float, "η", 0.0, 1.0),
-    Setting("passes", 200, int, "the number of passes", 1, MAX_PASSES),
-    Setting("seed", 0, int, "the seed", 0, MAX_SEED),
+    *race_page.race_settings(UsmModel, MAX_PASSES),
     Setting("alpha", 20.0, float, "α₀", ALPHA_MIN, 1e6),
     Setting("pb", 0.5, float, "p#", 0.01, 0.99),
     Setting("rho", 2.0, float, "ρ", ALPHA_MIN, 1e6),
@@ -68,7 +63,7 @@ def settings():
                                             "1 = every symbol a word (the paper's choice for TYPE)")
         st.number_input("Passes per run", 1, MAX_PASSES, step=50, key="seg_passes",
                         help="TOKEN-anneal cools from 10 to 1 over the first half of the run")
-        st.number_input("Seed", 0, MAX_SEED, key="seg_seed",
+        st.number_input("Seed", 0, race_page.MAX_SEED, key="seg_seed",
                         help="same seed, same settings → the same chains")
         with st.expander("Model (α₀, p#, ρ)"):
             st.number_input("α₀ — DP concentration", ALPHA_MIN, 1e6, key="seg_alpha",

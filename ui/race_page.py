@@ -3,7 +3,21 @@ sidebar's settings without losing the current one to a bad setting, and charts o
 import streamlit as st
 
 from engine.run import Race
+from engine.samplers import offered
 from ui.charts import show, traces
+from ui.settings import Setting
+
+MAX_SEED = 2**32 - 1
+
+
+def race_settings(model_class, max_passes):
+    """The settings every race lesson has: the samplers (the model's own moves by default,
+    its mixtures offered too), η, the passes per run and the seed."""
+    return (Setting("samplers", model_class.samplers, tuple, "the samplers",
+                    choices=offered(model_class.samplers)),
+            Setting("eta", 1.0, float, "η", 0.0, 1.0),
+            Setting("passes", 200, int, "the number of passes", 1, max_passes),
+            Setting("seed", 0, int, "the seed", 0, MAX_SEED))
 
 
 def start(key, corpus, config, make_model, record_values=False):
