@@ -35,6 +35,10 @@ class SegmentedCorpus:
     blank_lines: int
     name: str
 
+    def head(self, n):
+        """The first n utterances (a corpus too large for a page, cut)."""
+        return SegmentedCorpus(self.utterances[:n], 0, f"{self.name}, first {n:,} utterances")
+
     @property
     def texts(self) -> tuple[str, ...]:
         """The utterances without their word boundaries (what a segmenter sees)."""

@@ -42,6 +42,11 @@ class TaggedCorpus:
     name: str
     skipped: int = 0
 
+    def head(self, n):
+        """The first n sentences (a corpus too large for a page, cut)."""
+        return TaggedCorpus(self.sentences[:n], None if self.tags is None else self.tags[:n],
+                            f"{self.name}, first {n:,} sentences")
+
     def __post_init__(self):
         # A ragged pairing would silently misalign every later tag, so refuse it here.
         if self.tags is not None and (

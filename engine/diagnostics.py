@@ -36,9 +36,11 @@ class Diagnosis:
 
     def verdict(self):
         """One line a reader can act on, with the threshold."""
-        if not np.isfinite(self.rhat):
+        if np.isnan(self.rhat):
             return ("no R̂: every draw of every chain is the same value (the chains agree "
                     "exactly, or none has moved)")
+        if np.isinf(self.rhat):
+            return "not mixed: R̂ = ∞ (each chain stays at its own value)"
         if self.mixed:
             return (f"mixed: R̂ = {self.rhat:.3f} < {RHAT_LIMIT} "
                     f"(bulk ESS {self.ess_bulk:,.0f} from {self.chains} × {self.draws} draws)")
@@ -66,8 +68,37 @@ def diagnose(draws, seconds):
     if np.ptp(draws) == 0:  # every chain constant and equal: nothing to compare
         nan = float("nan")
         return Diagnosis(nan, nan, nan, nan, chains, n)
-    rhat = float(array_stats.rhat(draws))
+    with np.errstate(divide="ignore", invalid="ignore"):  # a chain that never moves: R̂ = ∞
+        rhat = float(array_stats.rhat(draws))
     bulk = float(array_stats.ess(draws, method="bulk"))
     tail = float(array_stats.ess(draws, method="tail", prob=TAIL_PROB))
     return Diagnosis(rhat, bulk, tail, bulk / seconds if seconds > 0 else float("nan"),
                      chains, n)
+
+
+def diagnose_chains(chains, column="loglik", warmup=0.5):
+    """Diagnose ``column`` over several chains' traces (frames with a ``seconds`` column, one
+    row per sweep): the last ``1 − warmup`` of each, chains cut to the shortest; ESS per second
+    is per second of the engine time those kept sweeps cost."""
+    draws = after_warmup([chain[column].to_numpy() for chain in chains], warmup)
+    length, kept = min(len(chain) for chain in chains), draws.shape[1]
+    before = max(length - kept - 1, 0)  # the row before the first kept draw
+    seconds = sum(chain["seconds"].iloc[length - 1] - chain["seconds"].iloc[before]
+                  for chain in chains)
+    return diagnose(draws, seconds)
+
+
+
+def autocorrelation(chains, column="loglik", max_lag=50, warmup=0.5):
+    """The autocorrelation of ``column`` at lags 0 … max_lag (fewer for short chains), averaged
+    over the chains that move, after the warm-up: how many sweeps a chain needs to forget
+    where it was.
+
+    chains : sequence of frames, one per chain. Returns a float array (lags + 1,), or an empty
+    one when the chains are too short or none moves."""
+    draws = after_warmup([chain[column].to_numpy() for chain in chains], warmup)
+    moving = draws[np.ptp(draws, axis=1) > 0]
+    if draws.shape[1] < MIN_DRAWS or not len(moving):
+        return np.empty(0)
+    lags = min(max_lag, draws.shape[1] // 2)
+    return array_stats.autocorr(moving)[:, :lags + 1].mean(axis=0)

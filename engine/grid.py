@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from engine.diagnostics import after_warmup, diagnose
+from engine.diagnostics import diagnose_chains
 from engine.models import registry
 from engine.run import Run
 
@@ -36,6 +36,17 @@ class ModelRecipe:
 
     def build(self):
         return _built(self)
+
+
+@dataclass(frozen=True)
+class BuiltModel:
+    """A recipe for a model already built in memory (an upload, a synthetic corpus): the model
+    itself travels to the workers, pickled."""
+
+    model: object
+
+    def build(self):
+        return self.model
 
 
 @lru_cache(maxsize=4)
@@ -69,14 +80,18 @@ def tasks(samplers, chains, etas=(None,), seed=0, sweeps=None, seconds=None, ski
             for eta in etas for sampler in samplers for c in range(chains)]
 
 
-def run_chain(recipe, task):
-    """Run one chain; its trace as a frame, with the KEYS columns first."""
-    model = recipe.build()
+def start_run(model, task):
+    """The Run of ``task`` on ``model``, at its initial state."""
     init = dict(task.init)
     if task.eta is not None:
         init["eta"] = task.eta
-    run = Run(model, task.sampler, task.seed, init=init, total_sweeps=task.sweeps,
-              skip=task.skip)
+    return Run(model, task.sampler, task.seed, init=init, total_sweeps=task.sweeps,
+               skip=task.skip)
+
+
+def run_chain(recipe, task):
+    """Run one chain; its trace as a frame, with the KEYS columns first."""
+    run = start_run(recipe.build(), task)
     if task.sweeps is not None:
         run.run_for(math.inf, task.sweeps)
     else:
@@ -141,14 +156,10 @@ def summary(traces, measures=()):
     rows = []
     for (sampler, eta), group in traces.groupby(["sampler", "eta"], sort=False, dropna=False):
         chains = [chain for _, chain in group.groupby("chain", sort=True)]
-        draws = after_warmup([chain["loglik"].to_numpy() for chain in chains])
-        length, kept = min(len(chain) for chain in chains), draws.shape[1]
-        before = max(length - kept - 1, 0)  # the row before the first kept draw
-        seconds = sum(chain["seconds"].iloc[length - 1] - chain["seconds"].iloc[before]
-                      for chain in chains)
-        found = diagnose(draws, seconds)
+        found = diagnose_chains(chains)
+        length = min(len(chain) for chain in chains)
         finals = pd.DataFrame([chain.iloc[length - 1] for chain in chains])
-        rows.append({"sampler": sampler, "eta": eta, "chains": len(chains), "draws": kept,
+        rows.append({"sampler": sampler, "eta": eta, "chains": len(chains), "draws": found.draws,
                      "rhat": found.rhat, "ess_bulk": found.ess_bulk, "ess_tail": found.ess_tail,
                      "ess_per_second": found.ess_per_second,
                      "final_loglik": finals["loglik"].median(),

@@ -5,6 +5,7 @@ seconds (time spent inside the sampler only, never measuring or drawing), log-li
 temperature, the model's measures and the sampler's figures. A Run is paused simply by not
 advancing it; it keeps its state, RNG and trace, so it resumes where it stopped.
 """
+import math
 import time
 from functools import cache
 
@@ -56,6 +57,7 @@ class Run:
         self.model = model
         self.sampler_name = sampler
         self.seed = int(seed)
+        self.total_sweeps = math.inf if total_sweeps is None else total_sweeps
         self.rng = make_rng(self.seed)
         self.sampler = make_sampler(sampler, total_sweeps=total_sweeps, skip=skip)
         self.state = model.new_state(self.rng, **(init or {}))
@@ -117,6 +119,7 @@ class Run:
                "loglik": self.model.loglik_running(self.state),
                "temperature": info.temperature if info else self.sampler.temperature()}
         row.update(self.model.measures(self.state))
+        row.update(self.model.scalars(self.state))
         row.update(self.sampler.sweep_figures())
         if self.values is not None:
             self.values.append(self.model.values(self.state).astype(np.int16))
@@ -183,6 +186,15 @@ class Race:
                 run.sweep()
             rounds += 1
         return rounds
+
+    def tick(self, clock, passes, budget):
+        """One play tick in about ``budget`` seconds of wall time: ``passes`` passes of every
+        run, in turn (clock "passes"; fewer when the budget runs out), or an equal share of the
+        budget as engine time each (clock "time")."""
+        if clock == "time":
+            self.run_for(budget / len(self.runs), self.total_sweeps or 10**9)
+        else:
+            self.sweep_together(passes, budget)
 
     def trace_frame(self, limit=None):
         """All traces in one long frame with a ``sampler`` column (``limit``: rows per run, as

@@ -9,6 +9,8 @@ titles and scales here depend on the settings, never on the pass reached.
 Long runs are thinned to at most MAX_ROWS rows per line (every k-th pass, the last one always
 kept; engine.run.thinned), so a tick's cost does not grow with the run.
 """
+from functools import lru_cache
+
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -146,3 +148,100 @@ def show(where, chart, key):
     Vega-Lite element itself no such class)."""
     with where.container(key=key):
         st.altair_chart(chart, key=f"{key}_plot")
+
+
+# --- the Sampler race: many chains per sampler ------------------------------------------------
+CHAIN_ROWS = 150   # points per chain's line (5 samplers × 4 chains: 3,000 points a chart)
+TIME_POINTS = 60   # engine times at which a sampler's median over its chains is taken
+
+
+def chain_medians(frame, column, x):
+    """Each sampler's median of ``column`` over its chains against ``x``: at every sweep all
+    its chains have reached (x "sweep"; the frame's chains thinned to the same sweeps), or at
+    TIME_POINTS engine times up to where its slowest chain has got, each chain interpolated
+    (x "seconds")."""
+    parts = []
+    for sampler, group in frame.groupby("sampler", sort=False):
+        chains = [chain for _, chain in group.groupby("chain")]
+        if x == "sweep":
+            at = group.groupby("sweep")[column].agg(["median", "count"])
+            at = at[at["count"] == len(chains)]
+            part = pd.DataFrame({x: at.index.to_numpy(), column: at["median"].to_numpy()})
+        else:
+            grid = np.linspace(0, min(chain[x].iloc[-1] for chain in chains), TIME_POINTS)
+            part = pd.DataFrame({x: grid, column: np.median(
+                [np.interp(grid, chain[x], chain[column]) for chain in chains], axis=0)})
+        parts.append(part.assign(sampler=sampler))
+    return pd.concat(parts, ignore_index=True)
+
+
+@lru_cache(maxsize=64)
+def chain_traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps (passes)",
+                      x_reach=None, height=HEIGHT):
+    """The Vega-Lite spec of every chain of every sampler as a thin line and each sampler's
+    median over its chains bold; its data are the named datasets of ``chain_traces_data``.
+
+    Built once per settings (Altair's building and checking of a spec took 80 ms a chart,
+    four charts a tick); each tick then only sends the new data, as Arrow."""
+    x_enc = alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=True, nice=False),
+                  axis=PASS_AXIS if x == "sweep" else alt.Axis())
+    y_enc = alt.Y(f"{column}:Q", title=y_title, scale=alt.Scale(zero=False),
+                  axis=alt.Axis(format=",.6~g"))
+    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
+    chains = alt.Chart(alt.NamedData("chains")).mark_line(strokeWidth=1, opacity=0.45).encode(
+        x=x_enc, y=y_enc, color=colour_enc, detail="chain:N",
+        tooltip=["sampler:N", "chain:N", alt.Tooltip(f"{x}:Q", format=",.3~f"),
+                 alt.Tooltip(f"{column}:Q", format=",.4~f")])
+    bold = alt.Chart(alt.NamedData("median")).mark_line(strokeWidth=3.5).encode(
+        x=x_enc, y=y_enc, color=colour_enc,
+        tooltip=["sampler:N", alt.Tooltip(f"{column}:Q", format=",.4~f", title="median")])
+    chart = alt.layer(chains, bold)
+    if x_reach is not None:  # an invisible point: the axis spans at least [0, x_reach]
+        reach = alt.Chart(alt.InlineData(values=[{x: x_reach}])).mark_point(opacity=0)
+        chart = alt.layer(chart, reach.encode(x=f"{x}:Q"))
+    return _style(chart, title, height).to_dict()
+
+
+def chain_traces_data(frame, column, x="sweep"):
+    """The named datasets of ``chain_traces_spec``: frame is a LiveRace.trace_frame (sampler
+    and chain columns)."""
+    chains = frame[[x, column, "sampler", "chain"]].assign(sampler=frame["sampler"].map(label))
+    median = chain_medians(frame, column, x)
+    return {"chains": chains, "median": median.assign(sampler=median["sampler"].map(label))}
+
+
+def show_spec(where, spec, datasets, key):
+    """Draw a Vega-Lite ``spec`` with its named ``datasets`` (frames) in ``where``, inside a
+    container keyed ``key`` (as ``show``)."""
+    with where.container(key=key):
+        st.vega_lite_chart(spec={**spec, "datasets": datasets}, key=f"{key}_plot",
+                           use_container_width=True)
+
+
+def autocorrelations(data, names, y_title, title, height=HEIGHT):
+    """Autocorrelation against lag, a line per sampler (data: sampler, lag, acf columns)."""
+    data = data.assign(sampler=data["sampler"].map(label))
+    lines = alt.Chart(data).mark_line(strokeWidth=2.5, point=alt.OverlayMarkDef(size=18)).encode(
+        x=alt.X("lag:Q", title="lag (sweeps)", axis=PASS_AXIS, scale=alt.Scale(nice=False)),
+        y=alt.Y("acf:Q", title=y_title, scale=alt.Scale(domain=[-0.5, 1], clamp=True)),
+        color=alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None),
+        tooltip=["sampler:N", "lag:Q", alt.Tooltip("acf:Q", format=".3f")])
+    zero = alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(color=EXACT_COLOUR, strokeDash=[3, 3])
+    return _style(alt.layer(lines, zero.encode(y="y:Q")), title, height)
+
+
+def bands(data, names, y_title, title, height=HEIGHT):
+    """A sampler's median against η with a band from its lowest to its highest chain
+    (data: sampler, eta, median, low, high columns; Liang et al. Fig. 5 d–f)."""
+    data = data.assign(sampler=data["sampler"].map(label))
+    x_enc = alt.X("eta:Q", title="η (initial share of sites with value 1)",
+                  scale=alt.Scale(domain=[0, 1]))
+    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
+    band = alt.Chart(data).mark_area(opacity=0.2).encode(
+        x=x_enc, y=alt.Y("low:Q", title=y_title, scale=alt.Scale(zero=False)), y2="high:Q",
+        color=colour_enc)
+    line = alt.Chart(data).mark_line(strokeWidth=2.5, point=True).encode(
+        x=x_enc, y="median:Q", color=colour_enc,
+        tooltip=["sampler:N", "eta:Q", alt.Tooltip("median:Q", format=",.4~f"),
+                 alt.Tooltip("low:Q", format=",.4~f"), alt.Tooltip("high:Q", format=",.4~f")])
+    return _style(alt.layer(band, line), title, height)

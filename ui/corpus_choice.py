@@ -4,6 +4,9 @@ an upload.
 A file that cannot be read is reported with the loader's message (it names the line) and the
 previous corpus stays in use, so a running race is never lost to a bad upload.
 """
+from dataclasses import dataclass, replace
+from typing import Callable
+
 import streamlit as st
 
 from datasets.builtin import nursery_talk, tagged_builtin
@@ -140,3 +143,37 @@ def choose_tagged_corpus(key):
     except CorpusError as err:
         st.error(f"Cannot read {file.name}: {err}")
         return None
+
+
+@dataclass(frozen=True)
+class CorpusPicker:
+    """The corpus choice of one kind of model (its ``display``): the sidebar widgets
+    (``choose(key)``), their settings (named ``{code}_…`` on a page that has several pickers),
+    and how to count the corpus's units."""
+
+    code: str
+    settings: tuple
+    choose: Callable
+    unit: str
+    n_units: Callable
+    upload_note: str = UPLOAD_NOTE
+
+
+PICKERS = {
+    "segmentation": CorpusPicker("seg", SEGMENTED_SETTINGS, choose_corpus, "utterances",
+                                 lambda corpus: len(corpus.utterances)),
+    "tagging": CorpusPicker("tag", TAGGED_SETTINGS, choose_tagged_corpus, "sentences",
+                            lambda corpus: len(corpus.sentences)),
+}
+
+
+def picker_of(model_class):
+    """The corpus picker of a model class (None: it reads no corpus, or none is defined)."""
+    return PICKERS.get(model_class.display) if model_class.needs_data else None
+
+
+def all_picker_settings():
+    """Every picker's settings, named ``{code}_{name}`` (a page offering every model)."""
+    return tuple(replace(setting, name=f"{picker.code}_{setting.name}")
+                 for picker in PICKERS.values() for setting in picker.settings)
+

@@ -102,14 +102,6 @@ def controls(key, on_reset):
     st.container(key=f"{key}_keys_hint").caption(KEYS_HINT)  # the key: phones hide it
 
 
-def advance(race, clock, speed, budget):
-    """One tick's sweeps, by the clock's rule, in ``budget`` seconds (at least one pass)."""
-    if clock == "time":
-        race.run_for(budget / len(race.runs), race.total_sweeps or 10**9)
-    else:
-        race.sweep_together(max(1, round(speed * INTERVAL)), budget)
-
-
 def live(key, draw, advances=True):
     """Run ``draw(race)`` now and, while playing, on every tick, after advancing the race
     (``advances=False``: a later part of the page that only redraws, so that widgets outside
@@ -119,6 +111,7 @@ def live(key, draw, advances=True):
 
     @st.fragment(run_every=interval)
     def tick():
+        started = time.perf_counter()
         race = st.session_state[f"{key}_race"]
         playing = st.session_state.get(playing_key)
         if interval and not playing:
@@ -131,8 +124,10 @@ def live(key, draw, advances=True):
                 st.rerun()  # the whole page, so the Play button comes back
             session = st.session_state.setdefault("playback_session", uuid.uuid4().hex)
             budget = players().tick_budget(session)
-            advance(race, st.session_state[f"{key}_clock"] or "passes",
-                    st.session_state[f"{key}_speed"], budget)
+            race.tick(st.session_state[f"{key}_clock"] or "passes",
+                      max(1, round(st.session_state[f"{key}_speed"] * INTERVAL)), budget)
         draw(race)
+        if advances:  # what the last tick cost the server (a page may show it)
+            st.session_state[f"{key}_tick_seconds"] = time.perf_counter() - started
 
     tick()

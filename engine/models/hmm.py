@@ -52,10 +52,14 @@ class HmmModel(CorpusModel):
         Option("format", "--format", str, AUTO,
                "the corpus format: auto (told from the text), conllu (UPOS), conllu-xpos, "
                "wordtag (word/TAG, a sentence per line) or wordtag-lines (word TAG per line)",
-               choices=(AUTO,) + FORMATS),
-        Option("lowercase", "--lowercase", bool, False, "lowercase the words"),
+               choices=(AUTO,) + FORMATS, reads=True),
+        Option("lowercase", "--lowercase", bool, False, "lowercase the words", reads=True),
     )
     display = "tagging"  # how pages draw its analysis (ui/views.py)
+    trace_labels = {"acc_many_to_one": "many-to-one accuracy",
+                    "acc_one_to_one": "greedy 1-to-1 accuracy",
+                    "acc_cross_validation": "cross-validation accuracy",
+                    "vi": "variation of information (bits)", "states_used": "states used"}
     order = 2
     state_class = kernels.HmmState
     kernel_modules = (kernels, hmm_sentence)
@@ -169,6 +173,9 @@ class HmmModel(CorpusModel):
         if self.gold is None:
             return {}
         return tagging_scores(state.tag, self.gold, self.n_states, len(self.tag_set), self.half)
+
+    def scalars(self, state):
+        return {"states_used": int(np.count_nonzero(state.emit_total[1:]))}
 
     def confusion(self, state):
         """int64[K, tags]: how many tokens in each state carry each gold tag."""

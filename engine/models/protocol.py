@@ -24,6 +24,8 @@ class Option:
     help : one line for --help and the widget's tooltip
     low, high : the accepted range (inclusive), for numbers
     choices : the accepted values, for strings
+    reads : whether it says how to read the corpus file (a format) rather than what the model
+        is: a page that reads the corpus itself (ui/corpus_choice.py) does not offer it
     """
 
     name: str
@@ -34,6 +36,7 @@ class Option:
     low: float = None
     high: float = None
     choices: tuple = None
+    reads: bool = False
 
     def check(self, value):
         """The value, or a ValueError naming the setting and what to give."""
@@ -74,6 +77,8 @@ class Model(Protocol):
     needs_data : whether it reads a corpus file (the toy does not)
     order : where it stands in lists (the lessons' order)
     display : how pages draw its analysis ("segmentation", "tagging", …; see ui/views.py)
+    trace_labels : {trace column: what a page calls it} for its measures and scalars, the
+        headline measure first
     state_class : its state's namedtuple class, which implements the kernel interface
     kernel_modules : the modules whose ``for_state(state_class)`` implementations it uses
     """
@@ -87,6 +92,7 @@ class Model(Protocol):
     needs_data: ClassVar[bool]
     order: ClassVar[int]
     display: ClassVar[str]
+    trace_labels: ClassVar[dict]
     state_class: ClassVar[type]
     kernel_modules: ClassVar[tuple]
 
@@ -132,6 +138,10 @@ class Model(Protocol):
     def measures(self, state) -> dict:
         """The accuracy figures against gold for the trace ({} without gold)."""
 
+    def scalars(self, state) -> dict:
+        """A few numbers that say what the analysis looks like (the number of words, of states
+        used), from the running counts, cheap enough for every trace row."""
+
     # --- showing and exchanging analyses ------------------------------------------------------
     def describe_site(self, state, s) -> SiteView:
         """A page's names for site s's type and values."""
@@ -151,7 +161,10 @@ class Model(Protocol):
 
 class CorpusModel:
     """Defaults for a model that reads a corpus (every model but the toy): no initialisation
-    beyond η, and nothing left out of the corpus until ``build`` says so."""
+    beyond η, and nothing left out of the corpus until ``build`` says so.
+
+    Such a model also offers ``from_corpus(corpus, **options)``: the model of a corpus object
+    as datasets/ reads it (the options without ``reads``); the pages build models so."""
 
     init_options = ()
     needs_data = True

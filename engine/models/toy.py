@@ -35,6 +35,7 @@ class ToyModel:
     init_options = (Option("m", "--init-m", int, None,
                            "initial number of split copies (default n)", 0, MAX_N),)
     needs_data = False
+    trace_labels = {"m": "m, the copies analysed as `a b`"}
     display = "copies"  # how pages draw its analysis (ui/views.py)
     order = 0
     state_class = kernels.ToyState
@@ -117,6 +118,9 @@ class ToyModel:
 
     def measures(self, state):
         return {"m": int(np.count_nonzero(state.z))}
+
+    def scalars(self, state):
+        return {}
 
     def values(self, state):
         return state.z

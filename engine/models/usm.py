@@ -52,6 +52,8 @@ class UsmModel(CorpusModel):
         Option("rho", "--rho", float, 2.0, "ρ, the utterance-end prior", 1e-9, 1e9),
     )
     display = "segmentation"  # how pages draw its analysis (ui/views.py)
+    trace_labels = {"token_f": "token F", "boundary_f": "boundary F", "lexicon_f": "lexicon F",
+                    "words": "words (tokens)", "word_types": "words in the lexicon"}
     order = 1
     state_class = kernels.UsmState
     kernel_modules = (kernels, usm_sentence)
@@ -165,6 +167,10 @@ class UsmModel(CorpusModel):
             self._gold_types = gold_lexicon(self.gold_bound, self.prefix, self.power)
         return segmentation_scores(self.final, state.bound, self.gold_bound, self.prefix,
                                    self.power, gold_types=self._gold_types)
+
+    def scalars(self, state):
+        return {"words": int(state.counts[kernels.WORDS]),
+                "word_types": int(state.counts[kernels.LEX_LIVE])}
 
     def values(self, state):
         return state.bound[self.site_pos]

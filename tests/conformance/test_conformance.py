@@ -285,9 +285,24 @@ def test_running_counts_equal_rebuilt_counts_after_mixed_moves(case, model_name)
             assert isinstance(counts, dict) and counts, "counts() must give the count tables"
             assert_counts_equal(counts, rebuilt_counts(model, state),
                                 f"after {done} moves: counts")
+            rebuilt = model.state_from_values(model.values(state))
+            assert model.scalars(state) == model.scalars(rebuilt), (
+                f"after {done} moves: the scalars from running counts differ from a rebuild's")
 
     mixed_moves(model, state, rng, MIXED_MOVES, seed_of("counts-order", model_name), 100, check)
     assert len(moved) == MIXED_MOVES // 100 and any(moved)  # the state did change
+
+
+def test_trace_labels_name_the_trace_columns(case, model_name):
+    model = case.large()
+    state = model.new_state(make_rng(seed_of("labels", model_name)), **case.init)
+    labels, scalars = set(type(model).trace_labels), model.scalars(state)
+    assert set(scalars) <= labels, f"scalars without a label: {set(scalars) - labels}"
+    assert all(isinstance(v, (int, float)) for v in scalars.values())
+    measures = model.measures(state)  # {} when the case's corpus has no gold
+    assert not measures or labels <= set(measures) | set(scalars), (
+        f"trace_labels names columns the trace does not have: "
+        f"{labels - set(measures) - set(scalars)}")
 
 
 def test_running_loglik_equals_loglik_from_scratch_after_mixed_moves(case, model_name):

@@ -70,3 +70,10 @@ def test_rhat_catches_token_stuck_at_m_equal_n_and_passes_type():
     assert token.rhat > 2 and not token.mixed
     type_ = diagnose(after_warmup(toy_chains("type", 100, 40)), seconds=1.0)
     assert type_.rhat < RHAT_LIMIT and type_.mixed
+
+
+def test_chains_each_stuck_at_their_own_value_are_not_mixed():
+    draws = np.repeat([[1.0], [2.0], [3.0]], 20, axis=1)  # three chains, none moves
+    found = diagnose(draws, seconds=1.0)
+    assert np.isinf(found.rhat) and not found.mixed
+    assert found.verdict() == "not mixed: R̂ = ∞ (each chain stays at its own value)"

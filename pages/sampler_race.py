@@ -1,0 +1,561 @@
+"""The Sampler race (SPEC §9.6; Liang et al. §5.2, Fig. 5): any registered model on any corpus,
+several chains per sampler advancing in worker processes, with R̂ and ESS to tell a stuck
+chain from a mixed one, and the initialisation sweep over η.
+
+Widgets and plots only: the chains run in engine.live's workers, the diagnostics are
+engine.diagnostics', the sweep is engine.grid's (in a process of its own, engine.grid_job).
+Nothing here knows one model from another: a model's options, corpus choice and measures come
+from the registry (engine.models) and the corpus pickers (ui/corpus_choice.py).
+"""
+import hashlib
+import pickle
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from engine.diagnostics import RHAT_LIMIT, autocorrelation, diagnose_chains
+from engine.grid import BuiltModel, tasks
+from engine.grid_job import GridJob
+from engine.live import ChainPool, LiveRace, plan
+from engine.models import registry
+from engine.samplers import offered
+from ui import charts, playback, race_page
+from ui.corpus_choice import UPLOAD_NOTE, all_picker_settings, picker_of
+from ui.entry import through_app
+from ui.settings import PageSettings, Setting
+from ui.theme import label
+from ui.warmup import warm_engine
+
+KEY = "race"
+MAX_PASSES = 100_000
+MAX_CHAINS = 8
+MAX_SITES = 300_000  # the page's limit: every chain holds a state of the whole corpus
+STARTS = {"shared": "the same η for every chain",
+          "spread": "spread: chain c at η = c / (C − 1), from 0 to 1",
+          "per_sampler": "one η per sampler"}
+SWEEP_STEPS = (0.1, 0.25, 0.5)
+MODELS = registry.models()
+ALL_SAMPLERS = tuple(dict.fromkeys(s for cls in MODELS.values() for s in offered(cls.samplers)))
+
+
+def option_key(model_name, option):
+    return f"{model_name}_{option.name}"
+
+
+def model_options(model_class):
+    """The options a page sets (not the ones that say how to read a file)."""
+    return [option for option in model_class.options if not option.reads]
+
+
+def option_setting(model_name, option):
+    return Setting(option_key(model_name, option), option.default, option.kind, option.help,
+                   option.low, option.high, option.choices or ())
+
+
+PRESETS = {
+    "R̂ catches a stuck chain (toy, from m = 0 and m = n)": dict(
+        model="toy", toy_n=1000, samplers=("token", "type"), chains=4, starts="spread",
+        passes=300, seed=0, clock="passes", speed=20, scalar="m"),
+    "TYPE + TOKEN on the HMM": dict(
+        model="hmm", tag_source="builtin", hmm_alpha_emit=0.0001, chains=4, starts="shared",
+        eta=1.0, samplers=("token", "type", "type-token"), passes=1000, seed=0, clock="time"),
+    "Five samplers × four chains (word segmentation)": dict(
+        model="usm", seg_source="builtin", chains=4, starts="shared", eta=1.0,
+        samplers=("token", "type", "anneal", "greedy", "sentence"), passes=2000, seed=0,
+        clock="time"),
+}
+SETTINGS = PageSettings(KEY, (
+    Setting("model", "usm", str, "the model", choices=tuple(MODELS)),
+    *all_picker_settings(),
+    Setting("first", 0, int, "the number of units used (0: all)", 0, 10**7),
+    *(option_setting(name, option) for name, cls in MODELS.items()
+      for option in model_options(cls)),
+    Setting("samplers", ("token", "type"), tuple, "the samplers", choices=ALL_SAMPLERS),
+    Setting("chains", 4, int, "the chains per sampler", 2, MAX_CHAINS),
+    Setting("starts", "shared", str, "the starts", choices=tuple(STARTS)),
+    Setting("eta", 1.0, float, "η", 0.0, 1.0),
+    *(Setting(f"eta_{name}", 1.0, float, f"η of {label(name)}", 0.0, 1.0)
+      for name in ALL_SAMPLERS),
+    Setting("passes", 500, int, "the number of passes", 10, MAX_PASSES),
+    Setting("seed", 0, int, "the seed", 0, race_page.MAX_SEED),
+    Setting("skip", True, bool, "the skip approximation"),
+    Setting("measure", "", str, "the measure charted"),
+    Setting("scalar", "loglik", str, "the scalar traced"),
+    Setting("sweep_step", 0.1, float, "the η step of the sweep", choices=SWEEP_STEPS),
+    Setting("sweep_seconds", 10.0, float, "the engine seconds per chain of the sweep", 0.5, 600.0),
+    Setting("sweep_chains", 4, int, "the chains per η of the sweep", 2, MAX_CHAINS),
+    *playback.SETTINGS,
+), PRESETS)
+
+
+@st.cache_resource(show_spinner=False)
+def chain_pool():
+    """The server's worker processes (one per core), shared by every session's race."""
+    return ChainPool()
+
+
+@st.cache_resource(max_entries=8, show_spinner="Preparing the corpus…")
+def build_model(model_name, corpus, options):
+    model_class = MODELS[model_name]
+    if corpus is None:
+        return model_class.build(None, **dict(options))
+    return model_class.from_corpus(corpus, **dict(options))
+
+
+@st.cache_resource(show_spinner=False)
+def finished_sweeps():
+    """{settings digest: (traces, summary)} of every η sweep this server has finished."""
+    return {}
+
+
+# --- settings ---------------------------------------------------------------------------------
+def fit_to_model(model_class):
+    """Samplers and charted columns of another model (a link, a model switch) fall back to
+    this one's."""
+    s = st.session_state
+    mine = offered(model_class.samplers)
+    kept = [name for name in s.race_samplers if name in mine]
+    if not kept:
+        kept = [name for name in ("token", "type") if name in mine] or list(mine[:2])
+    s.race_samplers = kept
+    if s.race_measure not in model_class.trace_labels:
+        s.race_measure = next(iter(model_class.trace_labels), "")
+    if s.race_scalar != "loglik" and s.race_scalar not in model_class.trace_labels:
+        s.race_scalar = "loglik"
+
+
+def option_widget(model_name, option):
+    key = f"race_{option_key(model_name, option)}"
+    if option.choices:
+        st.selectbox(option.help, option.choices, key=key)
+    elif option.kind is bool:
+        st.checkbox(option.help, key=key)
+    else:
+        st.number_input(option.help, option.low, option.high, key=key,
+                        format="%g" if option.kind is float else "%d",
+                        placeholder="automatic" if option.default is None else None)
+    return st.session_state[key]
+
+
+def eta_widgets(samplers):
+    s = st.session_state
+    st.radio("Starts", list(STARTS), format_func=STARTS.get, key="race_starts",
+             help="chain c of every sampler starts from seed + c, so every sampler starts "
+                  "from the same states. Spread starts are overdispersed, as R̂ assumes: "
+                  "chains that end up agreeing have forgotten very different starts.")
+    if s.race_starts == "shared":
+        st.number_input("η — initial share of sites with value 1", 0.0, 1.0, step=0.1,
+                        key="race_eta", help="a boundary (segmentation), state 1 (tagging), "
+                                             "a split copy (toy); the rest at random")
+    elif s.race_starts == "per_sampler":
+        for name in samplers:
+            st.number_input(f"η of {label(name)}", 0.0, 1.0, step=0.1, key=f"race_eta_{name}")
+
+
+def settings():
+    """Sidebar widgets; (model name, corpus or None, config)."""
+    s = st.session_state
+    with st.sidebar:
+        st.header("Settings")
+        SETTINGS.preset_picker()
+        name = st.selectbox("Model", list(MODELS), format_func=lambda n: MODELS[n].label,
+                            key="race_model")
+        model_class = MODELS[name]
+        fit_to_model(model_class)
+        picker = picker_of(model_class)
+        corpus = picker.choose(f"{KEY}_{picker.code}") if picker else None
+        with st.expander("Model settings"):
+            options = tuple((o.name, option_widget(name, o)) for o in model_options(model_class))
+        st.multiselect("Samplers", offered(model_class.samplers), format_func=label,
+                       key="race_samplers",
+                       help="TYPE + TOKEN and TYPE + SENTENCE alternate whole sweeps of the two")
+        st.slider("Chains per sampler", 2, MAX_CHAINS, key="race_chains",
+                  help="R̂ compares chains: at least 2, and 4 is the usual choice")
+        eta_widgets(s.race_samplers)
+        st.number_input("Passes per chain", 10, MAX_PASSES, step=100, key="race_passes")
+        st.number_input("Seed", 0, race_page.MAX_SEED, key="race_seed",
+                        help="chain c starts from seed + c; same seed, same chains")
+        st.checkbox("TYPE: skip approximation", key="race_skip",
+                    help="skip pivots already sampled in a block this pass (§4.4)")
+        SETTINGS.share(UPLOAD_NOTE if picker else None)
+    SETTINGS.save()
+    config = dict(model=name, corpus=corpus, first=int(s.race_first), options=options,
+                  samplers=tuple(s.race_samplers), chains=int(s.race_chains),
+                  starts=s.race_starts, eta=chosen_etas(s.race_samplers),
+                  passes=int(s.race_passes), seed=int(s.race_seed), skip=bool(s.race_skip))
+    return model_class, corpus, config
+
+
+def chosen_etas(samplers):
+    s = st.session_state
+    if s.race_starts == "per_sampler":
+        return tuple((name, float(s[f"race_eta_{name}"])) for name in samplers)
+    return float(s.race_eta)
+
+
+# --- the corpus, cut to the page's size -------------------------------------------------------
+def corpus_in_use(model_class, corpus, first):
+    """The corpus the chains use (the first ``first`` units when set), or None after saying
+    why there is none."""
+    picker = picker_of(model_class)
+    if picker is None or corpus is None:
+        return corpus
+    units = picker.n_units(corpus)
+    if 0 < first < units:
+        return corpus.head(first)
+    return corpus
+
+
+def too_large(model_class, corpus, model):
+    """Whether the model is too large for the page; if so, say so and offer a subsample."""
+    if model.n_sites <= MAX_SITES:
+        return False
+    picker = picker_of(model_class)
+    units = picker.n_units(corpus)
+    suggested = max(1, int(units * MAX_SITES / model.n_sites))
+    st.warning(f"**{corpus.name}** has {model.n_sites:,} sites; the race page takes at most "
+               f"{MAX_SITES:,} (every chain holds the whole corpus, and the page redraws them "
+               f"all). Race its first {picker.unit} instead, or run the whole corpus with "
+               "`python -m engine race` (docs/command-line.md).", icon=":material/warning:")
+    st.number_input(f"Use the first … {picker.unit}", 1, units, value=suggested,
+                    key="race_first_offer")
+    st.button(f"Race a subsample", on_click=use_first, type="primary")
+    return True
+
+
+def use_first():
+    st.session_state.race_first = int(st.session_state.race_first_offer)
+
+
+# --- the race ---------------------------------------------------------------------------------
+def chain_plan(config):
+    eta = dict(config["eta"]) if isinstance(config["eta"], tuple) else config["eta"]
+    return plan(config["samplers"], config["chains"], config["seed"], config["passes"],
+                skip=config["skip"], eta=eta, spread=config["starts"] == "spread")
+
+
+def start(model, config):
+    old = st.session_state.get("race_race")
+    if old is not None:
+        old.close()
+    try:
+        race = LiveRace(chain_pool(), model, chain_plan(config))
+    except ValueError as err:
+        st.error(f"Cannot start these chains: {err}")
+        return
+    st.session_state.race_race = race
+    st.session_state.race_config = config
+    st.session_state.race_model_built = model
+    st.session_state.race_playing = False
+    with st.spinner(f"Starting {len(race.tasks)} chains in {chain_pool().size} worker "
+                    "processes…"):
+        race.wait_ready()
+
+
+def restart():
+    start(st.session_state.race_model_built, st.session_state.race_config)
+
+
+def by_sampler(race):
+    """{sampler: [trace frames of its chains]} of the chains that have reported."""
+    found = {}
+    for task, frame in race.chain_frames():
+        found.setdefault(task.sampler, []).append(frame)
+    return found
+
+
+def diagnosis_or_none(chains, column):
+    try:
+        return diagnose_chains(chains, column)
+    except (ValueError, KeyError):
+        return None
+
+
+def verdict_line(name, chains):
+    """The sampler's verdict on its log-probability, and whether its chains are still
+    annealing (then they are not sampling the posterior yet, whatever R̂ says)."""
+    found = diagnosis_or_none(chains, "loglik")
+    if found is None:
+        return (f":gray[:material/hourglass_empty:] **{label(name)}** — too few passes yet for "
+                "R̂ (it needs 4 draws per chain after the warm-up half: 7 passes)")
+    mark = (":green[:material/check_circle:]" if found.mixed
+            else ":orange[:material/warning:]")
+    line = f"{mark} **{label(name)}** — {found.verdict()}"
+    hottest = max(chain["temperature"].iloc[-1] for chain in chains)
+    if hottest > 1:
+        line += (f"; still annealing (T = {hottest:.2f}): these chains are not sampling the "
+                 "posterior yet")
+    return line
+
+
+def diagnostics_table(chains_of, columns):
+    """R̂, bulk and tail ESS and ESS per second of each of ``columns`` ({column: title}), a
+    row per sampler, as text."""
+    rows = []
+    for name, chains in chains_of.items():
+        row = {"sampler": label(name)}
+        for column, title in columns.items():
+            found = diagnosis_or_none(chains, column)
+            if found is None:
+                continue
+            row["chains × draws"] = f"{found.chains} × {found.draws:,}"
+            row[f"R̂ ({title})"] = f"{found.rhat:.3f}"
+            row[f"bulk ESS ({title})"] = f"{found.ess_bulk:,.0f}"
+            row[f"tail ESS ({title})"] = f"{found.ess_tail:,.0f}"
+            row[f"ESS/s ({title})"] = f"{found.ess_per_second:,.1f}"
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("sampler").fillna("—")
+
+
+def headline(race, chains_of):
+    items = []
+    for name, chains in chains_of.items():
+        passes = min(len(chain) - 1 for chain in chains)
+        seconds = np.median([chain["seconds"].iloc[-1] for chain in chains])
+        logliks = [chain["loglik"].iloc[-1] for chain in chains]
+        items.append((f"{label(name)} · pass {passes:,}", f"{np.median(logliks):,.1f}",
+                      f"median log p of its {len(chains)} chains (from {min(logliks):,.1f} to "
+                      f"{max(logliks):,.1f}); median engine time {seconds:,.2f} s"))
+    race_page.metric_row(items)
+
+
+def draw_race(race):
+    if race.error:
+        st.error(f"The chains stopped: {race.error}")
+        return
+    if not race.ready:
+        st.info("The chains are starting (a worker loads the kernels on its first race)… "
+                "press Play or Step.")
+        return
+    model_class = MODELS[st.session_state.race_config["model"]]
+    measure = st.session_state.race_measure
+    measure_label = model_class.trace_labels.get(measure, measure)
+    chains_of = by_sampler(race)
+    names = list(chains_of)
+    headline(race, chains_of)
+    for name, chains in chains_of.items():
+        st.markdown(verdict_line(name, chains))
+    frame = race.trace_frame(charts.CHAIN_ROWS)
+    panels = [("loglik", "log-probability", "Log-probability")]
+    if measure in frame:
+        panels.append((measure, measure_label, measure_label.capitalize()))
+    for column, y_title, title in panels:
+        left, right = st.columns(2)
+        by_time = charts.chain_traces_spec(tuple(names), column, y_title,
+                                           f"{title} against engine time", x="seconds",
+                                           x_title="engine time (s)", x_reach=0.01)
+        charts.show_spec(left, by_time, charts.chain_traces_data(frame, column, "seconds"),
+                         f"race_{column}_time")
+        by_sweep = charts.chain_traces_spec(tuple(names), column, y_title,
+                                            f"{title} against passes")
+        charts.show_spec(right, by_sweep, charts.chain_traces_data(frame, column),
+                         f"race_{column}_sweeps")
+    st.markdown("**Convergence diagnostics** (last half of every chain; R̂ below "
+                f"{RHAT_LIMIT} means mixed)")
+    columns = {"loglik": "log p"}
+    if measure in frame:
+        columns[measure] = measure_label
+    st.table(diagnostics_table(chains_of, columns))
+    cost = st.session_state.get("race_tick_seconds")
+    if cost is not None:
+        st.caption(f"The server took {cost * 1000:,.0f} ms to read and draw the chains last "
+                   "time (the chains themselves run in the workers).",
+                   help="each play tick reads the new trace rows, computes R̂ and ESS and "
+                        "redraws the charts")
+
+
+def explain_diagnostics():
+    with st.expander("How to read R̂ and ESS", icon=":material/help:"):
+        st.markdown(
+            "Each sampler runs several chains from different starts. **R̂** (split, "
+            "rank-normalised; Vehtari, Gelman, Simpson, Carpenter & Bürkner 2021) compares the "
+            "spread of the log-probability *between* the chains with its spread *within* each. "
+            "Chains that have forgotten where they started agree, and R̂ ≈ 1; a chain stuck "
+            "near its start keeps its own level and R̂ grows. Vehtari et al. recommend using "
+            f"the draws only when **R̂ < {RHAT_LIMIT}**.\n\n"
+            "**ESS** (effective sample size) is how many independent draws the correlated "
+            "draws are worth: *bulk* ESS for the centre of the distribution, *tail* ESS for its "
+            "5% and 95% quantiles. **ESS/s** divides the bulk ESS by the engine time the kept "
+            "sweeps cost, all chains together: the sampler's speed at producing information. "
+            "Both use the last half of every chain (the first half is warm-up), every chain "
+            "cut to the shortest one's length. The statistics are ArviZ's (arviz-stats).\n\n"
+            "The **autocorrelation** at lag k is how alike a chain is to itself k sweeps "
+            "later: a sampler that mixes slowly decays slowly.")
+
+
+def scalar_controls(model_class):
+    choices = ["loglik", *model_class.trace_labels]
+    st.selectbox("Trace and autocorrelation of", choices,
+                 format_func=lambda c: "log-probability" if c == "loglik"
+                 else model_class.trace_labels[c], key="race_scalar")
+    measures = list(model_class.trace_labels)
+    if measures:
+        st.selectbox("Measure charted above", measures, format_func=model_class.trace_labels.get,
+                     key="race_measure")
+
+
+def draw_scalar(race):
+    if not race.ready or race.error:
+        return
+    model_class = MODELS[st.session_state.race_config["model"]]
+    column = st.session_state.race_scalar
+    title = "log-probability" if column == "loglik" else model_class.trace_labels[column]
+    frame = race.trace_frame(charts.CHAIN_ROWS)
+    if column not in frame:
+        st.caption(f"This corpus gives no {title} (it has no gold analysis).")
+        return
+    chains_of = by_sampler(race)
+    names = list(chains_of)
+    lags = [pd.DataFrame({"sampler": name, "lag": np.arange(len(acf)), "acf": acf})
+            for name, chains in chains_of.items()
+            for acf in [autocorrelation(chains, column)] if len(acf)]
+    left, right = st.columns(2)
+    charts.show_spec(left, charts.chain_traces_spec(tuple(names), column, title,
+                                                    f"Trace of the {title}"),
+                     charts.chain_traces_data(frame, column), "race_scalar_trace")
+    if lags:
+        charts.show(right, charts.autocorrelations(pd.concat(lags), names, "autocorrelation",
+                                                   f"Autocorrelation of the {title}"),
+                    "race_acf")
+    else:
+        right.caption("The autocorrelation needs 8 passes per chain, and chains that move.")
+
+
+# --- the initialisation sweep -----------------------------------------------------------------
+def sweep_settings(config):
+    s = st.session_state
+    cols = st.columns(3)
+    cols[0].select_slider("η step", SWEEP_STEPS, key="race_sweep_step",
+                          help="η from 0 to 1 in this step: 0.1 gives 11 values")
+    cols[1].number_input("Engine seconds per chain", 0.5, 600.0, step=1.0, format="%g",
+                         key="race_sweep_seconds")
+    cols[2].slider("Chains per sampler and η", 2, MAX_CHAINS, key="race_sweep_chains")
+    etas = tuple(float(round(e, 10)) for e in np.arange(0, 1 + 1e-9, s.race_sweep_step))
+    return dict(config, etas=etas, seconds=float(s.race_sweep_seconds),
+                sweep_chains=int(s.race_sweep_chains))
+
+
+def sweep_digest(model, sweep):
+    """The settings of a sweep as a key for its cached result."""
+    parts = {k: v for k, v in sweep.items() if k not in ("corpus", "eta", "starts", "passes")}
+    return hashlib.sha256(pickle.dumps((parts, model.n_sites, getattr(model, "name", ""),
+                                        sweep["corpus"]))).hexdigest()
+
+
+def start_sweep(model, sweep, scheduler):
+    grid = tasks(sweep["samplers"], sweep["sweep_chains"], sweep["etas"], sweep["seed"],
+                 seconds=sweep["seconds"], skip=sweep["skip"])
+    st.session_state.race_playing = False  # the sweep measures engine time: leave it the cores
+    st.session_state.race_sweep_job = (sweep_digest(model, sweep), sweep,
+                                       GridJob(BuiltModel(model), grid, scheduler=scheduler or None))
+
+
+def cancel_sweep():
+    held = st.session_state.get("race_sweep_job")
+    if held is not None:
+        held[2].cancel()
+        st.session_state.race_sweep_job = None
+
+
+def sweep_section(model, config):
+    st.subheader("The initialisation sweep (Fig. 5 d–f)")
+    st.caption("Every sampler from starts of every η, several chains each, for a fixed engine "
+               "time: where does each end, and does it depend on where it started? The chains "
+               "run on Dask (a local cluster of processes, or yours) in the background.")
+    sweep = sweep_settings(config)
+    digest = sweep_digest(model, sweep)
+    total = len(sweep["etas"]) * len(sweep["samplers"]) * sweep["sweep_chains"]
+    scheduler = st.text_input("Dask scheduler (optional)", key="race_scheduler",
+                              placeholder="tcp://host:8786 — empty: a local cluster, all cores")
+    held = st.session_state.get("race_sweep_job")
+    if held is None:
+        if digest not in finished_sweeps():
+            minutes = total * sweep["seconds"] / chain_pool().size / 60
+            st.button(f"Run the sweep: {total} chains, about {minutes:,.1f} min",
+                      icon=":material/play_arrow:", key="race_sweep_run",
+                      on_click=start_sweep, args=(model, sweep, scheduler))
+    else:
+        sweep_progress()
+    if digest in finished_sweeps():
+        draw_sweep(*finished_sweeps()[digest], sweep)
+
+
+@st.fragment(run_every=1.0)
+def sweep_progress():
+    held = st.session_state.get("race_sweep_job")
+    if held is None:
+        return
+    digest, sweep, job = held
+    if job.running:
+        st.progress(job.done / job.total, text=f"{job.done} of {job.total} chains done")
+        st.button("Cancel the sweep", icon=":material/stop:", key="race_sweep_cancel",
+                  on_click=cancel_sweep)
+        return
+    st.session_state.race_sweep_job = None
+    if job.error:
+        st.error(f"The sweep failed: {job.error}")
+        return
+    finished_sweeps()[digest] = job.result()
+    st.rerun()
+
+
+def eta_bands(traces, column):
+    finals = traces.sort_values("iteration").groupby(["sampler", "eta", "chain"]).last()
+    return (finals[column].groupby(["sampler", "eta"]).agg(["median", "min", "max"])
+            .rename(columns={"min": "low", "max": "high"}).reset_index())
+
+
+def draw_sweep(traces, table, sweep):
+    model_class = MODELS[sweep["model"]]
+    names = list(dict.fromkeys(traces["sampler"]))
+    measure = st.session_state.race_measure
+    panels = [("loglik", "log-probability")]
+    if measure in traces:
+        panels.append((measure, model_class.trace_labels[measure]))
+    for col, (column, title) in zip(st.columns(len(panels)), panels):
+        charts.show(col, charts.bands(eta_bands(traces, column), names, title,
+                                      f"{title.capitalize()} after {sweep['seconds']:g} s, "
+                                      "against η"), f"race_sweep_{column}")
+    st.caption("Lines: the median over the chains; bands: from the lowest to the highest chain.")
+    shown = table[["sampler", "eta", "chains", "rhat", "ess_bulk", "final_loglik", "verdict"]]
+    st.dataframe(shown.assign(sampler=shown["sampler"].map(label)), hide_index=True)
+
+
+# --- the page ---------------------------------------------------------------------------------
+through_app()
+st.title("Sampler race")
+st.caption("Several chains of every sampler, from different starts, on any model and corpus: "
+           "do they agree (mixed) or does each stay near its start (stuck)? The chains run in "
+           "worker processes on every core; this page only reads their traces.")
+warm_engine()
+SETTINGS.restore()
+model_class, corpus, config = settings()
+used = corpus_in_use(model_class, corpus, config["first"])
+if not config["samplers"]:
+    st.error("Choose at least one sampler.")
+elif picker_of(model_class) is not None and corpus is None:
+    st.info("The chains below keep the last usable corpus.")
+else:
+    try:
+        model = build_model(config["model"], used, config["options"])
+    except ValueError as err:
+        st.error(f"Cannot build this model: {err}")
+        model = None
+    if model is not None and not too_large(model_class, used, model) and \
+            config != st.session_state.get("race_config"):
+        start(model, config)
+
+if "race_race" in st.session_state:
+    race = st.session_state.race_race
+    shown_class = MODELS[st.session_state.race_config["model"]]
+    built = st.session_state.race_model_built
+    st.caption(f"**{shown_class.label}**, {built.n_sites:,} sites; "
+               f"{len(race.tasks)} chains ({st.session_state.race_config['chains']} per "
+               f"sampler) in {chain_pool().size} worker processes.")
+    playback.controls(KEY, on_reset=restart)
+    playback.live(KEY, draw_race)
+    explain_diagnostics()
+    scalar_controls(shown_class)
+    playback.live(KEY, draw_scalar, advances=False)
+    sweep_section(built, st.session_state.race_config)

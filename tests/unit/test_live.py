@@ -1,0 +1,126 @@
+"""Live races (engine.live): chains in worker processes give the same traces as the same chains
+run here, stay together by the clock's rule, stop at their length, and report failures."""
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.live import ChainPool, LiveRace, plan
+from engine.models.toy import ToyModel
+from engine.models.usm import UsmModel
+from engine.run import Run
+
+WAIT = 120.0  # a fresh worker may have to load every kernel first
+
+
+@pytest.fixture(scope="module")
+def pool():
+    pool = ChainPool(workers=2)
+    yield pool
+    pool.close()
+
+
+def wait_until(condition, seconds=WAIT):
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()
+
+
+def without_time(rows):
+    return pd.DataFrame(rows).drop(columns="seconds")
+
+
+def test_chains_in_workers_equal_the_same_chains_run_here(pool):
+    model = UsmModel.build(None)
+    tasks = plan(["token", "type"], chains=3, seed=3, total_sweeps=12, eta=1.0)
+    race = LiveRace(pool, model, tasks)
+    assert race.wait_ready(WAIT)
+    race.sweep(12)
+    assert race.sweeps() == [12] * 6 and race.finished
+    for task, rows in zip(tasks, race.rows):
+        serial = Run(model, task.sampler, task.seed, init={"eta": 1.0}, total_sweeps=12)
+        for _ in range(12):
+            serial.sweep()
+        pd.testing.assert_frame_equal(without_time(rows), without_time(serial.trace))
+    race.close()
+
+
+def test_chain_c_of_every_sampler_starts_from_the_same_state(pool):
+    race = LiveRace(pool, ToyModel(200), plan(["token", "type"], 3, seed=5, total_sweeps=5,
+                                              spread=True))
+    assert race.wait_ready(WAIT)
+    starts = {(task.sampler, task.chain): rows[0]["m"] for task, rows in zip(race.tasks, race.rows)}
+    assert starts[("token", 0)] == starts[("type", 0)] == 0      # η = 0: nothing split
+    assert starts[("token", 2)] == starts[("type", 2)] == 200    # η = 1: every copy split
+    assert [task.eta for task in race.tasks[:3]] == [0.0, 0.5, 1.0]
+    race.close()
+
+
+def test_equal_passes_keep_the_chains_within_a_tick_and_stop_at_the_length(pool):
+    passes, total = 3, 40
+    race = LiveRace(pool, ToyModel(300), plan(["token", "type", "greedy"], 2, seed=0,
+                                              total_sweeps=total, eta=0.5))
+    assert race.wait_ready(WAIT)
+    spreads = []
+    while not race.finished:
+        race.tick("passes", passes, budget=0.2)
+        time.sleep(0.02)
+        sweeps = race.sweeps()
+        spreads.append(max(sweeps) - min(sweeps))
+        assert max(sweeps) <= total
+    assert max(spreads) <= passes and len(spreads) >= total // passes
+    time.sleep(0.2)
+    assert race.sweeps() == [total] * 6  # nothing beyond the length, even with ticks left over
+    race.tick("passes", passes, budget=0.2)
+    time.sleep(0.2)
+    assert race.sweeps() == [total] * 6
+    race.close()
+
+
+def test_equal_engine_time_keeps_the_chains_near_the_same_seconds(pool):
+    race = LiveRace(pool, UsmModel.build(None), plan(["token", "type"], 2, seed=1,
+                                                     total_sweeps=10**6, eta=1.0))
+    assert race.wait_ready(WAIT)
+    for _ in range(10):
+        race.tick("time", 1, budget=0.2)
+        time.sleep(0.2)
+    race.sweep(0)  # aim at where the chains are: they stop
+    time.sleep(0.3)
+    seconds, sweeps = np.array(race.seconds()), np.array(race.sweeps())
+    assert seconds.min() > 0.2
+    assert seconds.max() - seconds.min() < 0.5 * seconds.min(), seconds
+    assert sweeps[:2].min() > sweeps[2:].max()  # TOKEN's sweeps are cheaper: it did more
+    race.close()
+
+
+def test_a_start_the_model_refuses_is_reported_at_once(pool):
+    race = LiveRace(pool, ToyModel(50), plan(["token"], 2, seed=0, total_sweeps=5, eta=2.0))
+    assert not race.wait_ready(WAIT)
+    assert "η must be in [0, 1]" in race.error
+
+
+def test_thinned_traces_show_every_chain_at_the_same_sweeps(pool):
+    race = LiveRace(pool, ToyModel(100), plan(["token", "type"], 2, seed=0, total_sweeps=50,
+                                              eta=0.5))
+    assert race.wait_ready(WAIT)
+    race.sweep(50)
+    frame = race.trace_frame(limit=10)
+    by_chain = frame.groupby(["sampler", "chain"])["sweep"].apply(tuple)
+    assert len(set(by_chain)) == 1 and by_chain.iloc[0][-1] == 50
+    assert len(by_chain.iloc[0]) <= 11
+    assert list(frame.columns[:3]) == ["sampler", "chain", "eta"]
+    race.close()
+
+
+def test_a_worker_that_dies_is_reported_and_replaced(pool):
+    race = LiveRace(pool, ToyModel(100), plan(["token"], 2, seed=0, total_sweeps=10, eta=0.5))
+    assert race.wait_ready(WAIT)
+    pool._workers[0][0].kill()
+    assert wait_until(lambda: race.error is not None, 10)
+    assert "worker process stopped" in race.error
+    again = LiveRace(pool, ToyModel(100), plan(["token"], 2, seed=0, total_sweeps=10, eta=0.5))
+    assert again.wait_ready(WAIT)
+    again.sweep(10)
+    assert again.finished
