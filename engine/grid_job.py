@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -34,7 +35,15 @@ def client_for(workers, scheduler):
             yield client
 
 
+def leave_with_the_app(parent):
+    """End this job (its Dask workers too) when the app that started it has gone."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os.killpg(0, signal.SIGTERM)
+
+
 def main(folder):
+    threading.Thread(target=leave_with_the_app, args=(os.getppid(),), daemon=True).start()
     folder = Path(folder)
     job = pickle.loads((folder / "job.pickle").read_bytes())
     samplers = list(dict.fromkeys(task.sampler for task in job["tasks"]))

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from engine.diagnostics import RHAT_LIMIT, diagnose_chains
 from engine.models.toy import ToyModel
 from ui.settings import slug
 
@@ -81,6 +82,35 @@ def hmm_sentence_like_token(race):
                - last(race, "token", "acc_many_to_one")) < 0.05
 
 
+def race_rhat(race, sampler, column="loglik"):
+    chains = [frame for task, frame in race.chain_frames() if task.sampler == sampler]
+    return diagnose_chains(chains, column).rhat
+
+
+def race_median(race, sampler, column="loglik"):
+    return np.median([frame[column].iloc[-1] for task, frame in race.chain_frames()
+                      if task.sampler == sampler])
+
+
+def race_stuck(race):
+    assert race_rhat(race, "token") > 2           # TOKEN's chain from m = n is still up there
+    assert race_rhat(race, "token", "m") > 2
+    assert np.isnan(race_rhat(race, "type"))      # TYPE's chains agree exactly, at the mode
+    assert race_median(race, "type", "m") == 0
+
+
+def race_mixture(race):
+    medians = [race_median(race, name) for name in ("token", "type", "type-token")]
+    assert medians[0] < medians[1] < medians[2]   # the mixture ends highest
+    assert all(race_rhat(race, name) > RHAT_LIMIT for name in ("token", "type", "type-token"))
+
+
+def race_none_mixes(race):
+    samplers = ("token", "type", "anneal", "greedy", "sentence")
+    assert all(race_rhat(race, name) > RHAT_LIMIT for name in samplers)
+    assert race_median(race, "type") == max(race_median(race, name) for name in samplers)
+
+
 RACES = [
     ("pages/toy_posterior.py", "toy", "Fig. 2: TOKEN stuck at m = n, TYPE at the mode", toy_fig2),
     ("pages/toy_posterior.py", "toy", "Small n = 12: TYPE's draws, m by m", toy_small),
@@ -93,6 +123,12 @@ RACES = [
     ("pages/tag_trajectories.py", "hmm", "TYPE-greedy collapses", hmm_greedy_collapses),
     ("pages/tag_trajectories.py", "hmm", "SENTENCE ≈ TOKEN (blocked ≈ pointwise)",
      hmm_sentence_like_token),
+    ("pages/sampler_race.py", "race", "R̂ catches a stuck chain (toy, from m = 0 and m = n)",
+     race_stuck),
+    ("pages/sampler_race.py", "race",
+     "TYPE + TOKEN on the HMM: best of both, none mixed (α′ = 0.0001)", race_mixture),
+    ("pages/sampler_race.py", "race",
+     "Word segmentation: none of five samplers mixes in 2,000 passes", race_none_mixes),
 ]
 
 

@@ -27,6 +27,12 @@ PAGES = [
         ("radio", "tb_model", "hmm"), ("number_input", "tb_seed", 4),
         ("slider", "tb_size", 20), ("checkbox", "tb_skip", False),
     ], "tb_step"),
+    ("pages/sampler_race.py", "race", [
+        ("number_input", "race_seed", 5), ("slider", "race_chains", 3),
+        ("multiselect", "race_samplers", ["token", "type-token"]),
+        ("radio", "race_starts", "spread"), ("number_input", "race_passes", 100),
+        ("number_input", "race_usm_alpha0", 5.0), ("select_slider", "race_speed", 20),
+    ], "race_step"),
 ]
 IDS = [page.split("/")[1].removesuffix(".py") for page, *_ in PAGES]
 
@@ -46,6 +52,8 @@ def progress(at, prefix):
     state = at.session_state
     if prefix == "tb":
         return state.tb["moves"]
+    if prefix == "race":  # chains in worker processes
+        return state.race_race.sweeps()
     return {name: run.sweeps_done for name, run in state[f"{prefix}_race"].runs.items()}
 
 
