@@ -220,7 +220,7 @@ def too_large(model_class, corpus, model):
         return False
     picker = picker_of(model_class)
     units = picker.n_units(corpus)
-    suggested = max(1, int(units * MAX_SITES / model.n_sites))
+    suggested = picker.units_within(corpus, model.n_sites, MAX_SITES)
     st.warning(f"**{corpus.name}** has {model.n_sites:,} sites; the race page takes at most "
                f"{MAX_SITES:,} (every chain holds the whole corpus, and the page redraws them "
                f"all). Race its first {picker.unit} instead, or run the whole corpus with "
@@ -433,8 +433,8 @@ def draw_scalar(race):
 def sweep_settings(config):
     s = st.session_state
     cols = st.columns(3)
-    cols[0].select_slider("η step", SWEEP_STEPS, key="race_sweep_step",
-                          help="η from 0 to 1 in this step: 0.1 gives 11 values")
+    cols[0].select_slider("η spacing", SWEEP_STEPS, key="race_sweep_step",
+                          help="η from 0 to 1 in steps of this size: 0.1 gives 11 values")
     cols[1].number_input("Engine seconds per chain", 0.5, 600.0, step=1.0, format="%g",
                          key="race_sweep_seconds")
     cols[2].slider("Chains per sampler and η", 2, MAX_CHAINS, key="race_sweep_chains")
@@ -491,8 +491,8 @@ def sweep_section(model, config):
 @st.fragment(run_every=1.0)
 def sweep_progress():
     held = st.session_state.get("race_sweep_job")
-    if held is None:
-        return
+    if held is None:  # cancelled from this fragment: the whole page shows the Run button again
+        st.rerun()
     digest, sweep, job = held
     if job.running:
         st.progress(job.done / job.total, text=f"{job.done} of {job.total} chains done")

@@ -7,6 +7,7 @@ previous corpus stays in use, so a running race is never lost to a bad upload.
 from dataclasses import dataclass, replace
 from typing import Callable
 
+import numpy as np
 import streamlit as st
 
 from datasets.builtin import nursery_talk, tagged_builtin
@@ -155,15 +156,26 @@ class CorpusPicker:
     settings: tuple
     choose: Callable
     unit: str
-    n_units: Callable
+    unit_sizes: Callable  # corpus -> int array: each unit's symbols or tokens
     upload_note: str = UPLOAD_NOTE
+
+    def n_units(self, corpus):
+        return len(self.unit_sizes(corpus))
+
+    def units_within(self, corpus, n_sites, limit):
+        """How many of the corpus's first units keep a model of ``n_sites`` sites (for the
+        whole corpus) within ``limit`` sites, its sites taken as spread like the units' sizes
+        (with 1% to spare)."""
+        sizes = np.cumsum(self.unit_sizes(corpus))
+        return max(1, int(np.searchsorted(sizes, 0.99 * limit * sizes[-1] / n_sites,
+                                          side="right")))
 
 
 PICKERS = {
     "segmentation": CorpusPicker("seg", SEGMENTED_SETTINGS, choose_corpus, "utterances",
-                                 lambda corpus: len(corpus.utterances)),
+                                 lambda corpus: np.array([len(text) for text in corpus.texts])),
     "tagging": CorpusPicker("tag", TAGGED_SETTINGS, choose_tagged_corpus, "sentences",
-                            lambda corpus: len(corpus.sentences)),
+                            lambda corpus: np.array([len(s) for s in corpus.sentences])),
 }
 
 

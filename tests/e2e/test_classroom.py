@@ -55,6 +55,7 @@ LESSONS = [
     ("type_blocks", "Skip approximation", None),
     ("word_segmentation", "TYPE: skip approximation", "TOKEN · pass 0"),
     ("tag_trajectories", "TYPE: skip approximation", "TOKEN · pass 0"),
+    ("sampler_race", "TYPE: skip approximation", "TOKEN · pass 0"),
 ]
 
 
@@ -262,6 +263,8 @@ LIVE_CHARTS = {
     "word_segmentation": ["seg_loglik_chart", "seg_f_chart"],
     "tag_trajectories": ["hmm_chart_loglik", "hmm_chart_acc_many_to_one", "hmm_heat_token",
                          "hmm_heat_type", "hmm_word_chart", "hmm_confusion"],
+    "sampler_race": ["race_loglik_time", "race_loglik_sweeps", "race_token_f_time",
+                     "race_token_f_sweeps", "race_scalar_trace"],
 }
 
 
