@@ -105,6 +105,10 @@ def add_race_parser(commands, model):
     race.add_argument("--seed", type=int_in(0), default=0, help="chain c's seed is SEED + c")
     race.add_argument("--no-skip", action="store_true",
                       help="TYPE: turn the skip approximation off (exact, slower)")
+    race.add_argument("--measure-share", type=float_in(0.0, 1.0), default=None,
+                      help="score the measures (accuracy, F) only while they cost at most "
+                           "this share of the engine time, e.g. 0.05 (the last row always "
+                           "has them); default: every sweep")
     race.add_argument("--out", dest="out_dir", required=True,
                       help="folder for traces.csv and summary.csv (made if missing)")
     where = race.add_mutually_exclusive_group()
@@ -297,7 +301,8 @@ def race(model_class, args):
     init = initialisation(model_class, args)
     init.pop("eta", None)
     grid = tasks(args.samplers, args.chains, args.eta_sweep or (args.eta,), args.seed,
-                 args.sweeps, args.seconds, not args.no_skip, tuple(init.items()))
+                 args.sweeps, args.seconds, not args.no_skip, tuple(init.items()),
+                 args.measure_share)
 
     def progress(frame, done, total):
         print(f"  {done}/{total} chains done", file=sys.stderr, flush=True)

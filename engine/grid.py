@@ -67,16 +67,18 @@ class ChainTask:
     seconds: float = None
     skip: bool = True
     init: tuple = field(default=())
+    measure_share: float = None  # Run's: the measures' most share of the engine time
 
 
 def tasks(samplers, chains, etas=(None,), seed=0, sweeps=None, seconds=None, skip=True,
-          init=()):
+          init=(), measure_share=None):
     """Every (η, sampler, chain) of a grid; chain c starts from seed ``seed + c``."""
     if (sweeps is None) == (seconds is None):
         raise ValueError("give the chains' length as sweeps or as seconds, not both")
     if chains < 1:
         raise ValueError("the grid needs at least one chain per sampler")
-    return [ChainTask(sampler, c, seed + c, eta, sweeps, seconds, skip, tuple(init))
+    return [ChainTask(sampler, c, seed + c, eta, sweeps, seconds, skip, tuple(init),
+                      measure_share)
             for eta in etas for sampler in samplers for c in range(chains)]
 
 
@@ -86,7 +88,7 @@ def start_run(model, task):
     if task.eta is not None:
         init["eta"] = task.eta
     return Run(model, task.sampler, task.seed, init=init, total_sweeps=task.sweeps,
-               skip=task.skip)
+               skip=task.skip, measure_share=task.measure_share)
 
 
 def run_chain(recipe, task):
@@ -97,6 +99,7 @@ def run_chain(recipe, task):
     else:
         while run.seconds < task.seconds:
             run.sweep()
+    run.measure_last()
     frame = run.trace_frame().rename(columns={"sweep": "iteration"})
     eta = math.nan if task.eta is None else task.eta
     return frame.assign(sampler=task.sampler, chain=task.chain, eta=eta)[

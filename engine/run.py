@@ -44,11 +44,14 @@ def warm(model, sampler=None):
 
 class Run:
     def __init__(self, model, sampler, seed, init=None, total_sweeps=None, skip=True,
-                 record_values=False, warm_kernels=True):
+                 record_values=False, warm_kernels=True, measure_share=None):
         """model: a model object; sampler: a registered sampler's name; init: keyword
         arguments of model.new_state (e.g. {"m": 1000} or {"eta": 0.5}); record_values: keep
         every site's value at each trace row in ``values`` (for trajectory plots);
-        warm_kernels: load the kernels first, so the first sweep's time is the sweep's."""
+        warm_kernels: load the kernels first, so the first sweep's time is the sweep's;
+        measure_share: at most this share of the engine time goes to the model's measures
+        (a row beyond it has none; ``measure_last`` completes the last row), else every row
+        has them."""
         if sampler not in offered(model.samplers):
             raise ValueError(f"the {model.name} model has no {sampler} sampler: choose one of "
                              f"{', '.join(offered(model.samplers))}")
@@ -62,6 +65,8 @@ class Run:
         self.sampler = make_sampler(sampler, total_sweeps=total_sweeps, skip=skip)
         self.state = model.new_state(self.rng, **(init or {}))
         self.seconds = 0.0
+        self.measure_share = measure_share
+        self.measure_seconds = 0.0  # wall time spent on the measures (never engine time)
         self.values = [] if record_values else None
         self.trace = [self._row(0, None)]
 
@@ -118,12 +123,27 @@ class Run:
         row = {"sweep": sweep, "seconds": self.seconds,
                "loglik": self.model.loglik_running(self.state),
                "temperature": info.temperature if info else self.sampler.temperature()}
-        row.update(self.model.measures(self.state))
+        self._last_measured = (self.measure_share is None or
+                               self.measure_seconds <= self.measure_share * self.seconds)
+        if self._last_measured:
+            row.update(self._measures())
         row.update(self.model.scalars(self.state))
         row.update(self.sampler.sweep_figures())
         if self.values is not None:
             self.values.append(self.model.values(self.state).astype(np.int16))
         return row
+
+    def _measures(self):
+        t0 = time.perf_counter()
+        measures = self.model.measures(self.state)
+        self.measure_seconds += time.perf_counter() - t0
+        return measures
+
+    def measure_last(self):
+        """Give the last trace row the model's measures if ``measure_share`` left them out."""
+        if not self._last_measured:
+            self.trace[-1] = {**self.trace[-1], **self._measures()}
+            self._last_measured = True
 
     def trace_frame(self, limit=None):
         """The trace as a frame; with ``limit``, at most that many rows spread evenly over it

@@ -44,6 +44,12 @@ st.markdown(
     "synthetic from a known HMM, or your CoNLL-U / word/TAG file): heatmaps of every token's "
     "state pass by pass for TOKEN and TYPE side by side, one word's states over time, accuracy "
     "and log-probability for all five samplers, and the states-against-tags confusion matrix.")
+st.page_link("pages/sampler_race.py", label="Sampler race", icon=":material/monitoring:")
+st.markdown(
+    "Diagnose mixing on any model and any corpus (yours too): several chains of every sampler "
+    "(and of TYPE + TOKEN, TYPE + SENTENCE) from different starts, running in worker processes, "
+    "with R̂ and ESS per sampler, a verdict line, the autocorrelation, and the initialisation "
+    "sweep over η (Fig. 5 d–f) on a Dask cluster.")
 
 st.subheader("How to read the plots")
 st.markdown(

@@ -178,3 +178,22 @@ def test_recorded_values_follow_the_trace_rows():
     assert len(run.values) == len(run.trace) == 5
     assert [int(v.sum()) for v in run.values] == [row["m"] for row in run.trace]
     assert Run(ToyModel(20), "token", seed=3).values is None
+
+
+def test_a_measure_share_scores_only_what_it_pays_for_and_always_the_last_row():
+    from engine.models.usm import UsmModel
+    model = UsmModel.build(None)
+    run = Run(model, "token", seed=0, init={"eta": 1.0}, measure_share=0.05)
+    for _ in range(60):
+        run.sweep()
+    measured = ["token_f" in row for row in run.trace]
+    assert measured[0] and not all(measured)  # the start, and not every row
+    assert run.measure_seconds <= 0.05 * run.seconds + run.measure_seconds / sum(measured)
+    run.measure_last()
+    assert "token_f" in run.trace[-1]
+    every = Run(model, "token", seed=0, init={"eta": 1.0})
+    for _ in range(60):
+        every.sweep()
+    assert run.trace[-1]["token_f"] == every.trace[-1]["token_f"]  # the same chain, scored
+    assert all("token_f" in row for row in every.trace)
+    assert [row["loglik"] for row in run.trace] == [row["loglik"] for row in every.trace]
