@@ -310,8 +310,18 @@ def race(model_class, args):
     with dask_client(args) as client:
         traces = run_grid(recipe, grid, client, on_result=progress)
     table = summary(traces, measures=measure_columns(traces, args.samplers))
-    write_race(args.out_dir, traces, table)
+    write_race(args.out_dir, traces, table, plots=plot_labels(model_class, traces))
     print(table.to_string(index=False))
+
+
+def plot_labels(model_class, traces):
+    """What the race's pictures show: the log-probability, and the model's headline measure
+    when the corpus has gold."""
+    labels = {"loglik": "log-probability"}
+    headline = next((c for c in model_class.trace_labels if c in traces), None)
+    if headline is not None:
+        labels[headline] = model_class.trace_labels[headline]
+    return labels
 
 
 @contextlib.contextmanager

@@ -159,13 +159,19 @@ def summary(traces, measures=()):
     rows = []
     for (sampler, eta), group in traces.groupby(["sampler", "eta"], sort=False, dropna=False):
         chains = [chain for _, chain in group.groupby("chain", sort=True)]
-        found = diagnose_chains(chains)
         length = min(len(chain) for chain in chains)
         finals = pd.DataFrame([chain.iloc[length - 1] for chain in chains])
-        rows.append({"sampler": sampler, "eta": eta, "chains": len(chains), "draws": found.draws,
-                     "rhat": found.rhat, "ess_bulk": found.ess_bulk, "ess_tail": found.ess_tail,
-                     "ess_per_second": found.ess_per_second,
+        try:
+            found = diagnose_chains(chains)
+            figures = {"draws": found.draws, "rhat": found.rhat, "ess_bulk": found.ess_bulk,
+                       "ess_tail": found.ess_tail, "ess_per_second": found.ess_per_second}
+            verdict = found.verdict()
+        except ValueError as err:  # chains too short (or too few) for R̂: say so in its place
+            figures = dict.fromkeys(("draws", "rhat", "ess_bulk", "ess_tail",
+                                     "ess_per_second"), math.nan)
+            verdict = str(err)
+        rows.append({"sampler": sampler, "eta": eta, "chains": len(chains), **figures,
                      "final_loglik": finals["loglik"].median(),
                      **{f"final_{m}": finals[m].median() for m in measures if m in finals},
-                     "verdict": found.verdict()})
+                     "verdict": verdict})
     return pd.DataFrame(rows)

@@ -3,6 +3,7 @@ and η, as CSV files in one folder."""
 import os
 
 from engine.grid import KEYS
+from engine.race_plots import race_pngs
 from engine.samplers import make_sampler
 RUN_COLUMNS = ("iteration", "seconds", "loglik", "temperature")
 
@@ -15,10 +16,13 @@ def measure_columns(traces, sampler_names):
     return [c for c in traces.columns if c not in (*KEYS, *RUN_COLUMNS) and c not in figures]
 
 
-def write_race(folder, traces, table):
+def write_race(folder, traces, table, plots=None):
     """traces.csv (long: sampler, chain, eta, iteration, seconds, loglik, measures…) and
-    summary.csv in ``folder``, made if missing."""
+    summary.csv in ``folder``, made if missing; with ``plots`` ({column: axis title}), their
+    pictures as PNG files too (engine.race_plots.race_pngs)."""
     os.makedirs(folder, exist_ok=True)
     # pandas writes each float's shortest repr, which reads back exactly: η = 0.1 stays "0.1"
     traces.to_csv(os.path.join(folder, "traces.csv"), index=False)
     table.to_csv(os.path.join(folder, "summary.csv"), index=False)
+    if plots:
+        race_pngs(folder, traces, plots)

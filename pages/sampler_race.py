@@ -18,6 +18,7 @@ from engine.diagnostics import RHAT_LIMIT, autocorrelation, diagnose_chains
 from engine.grid import BuiltModel, tasks
 from engine.grid_job import GridJob
 from engine.live import ChainPool, LiveRace, plan
+from engine.race_plots import final_bands, first_up
 from engine.models import registry
 from engine.samplers import offered
 from ui import charts, playback, race_page
@@ -349,7 +350,7 @@ def draw_race(race):
     frame = race.trace_frame(charts.CHAIN_ROWS)
     panels = [("loglik", "log-probability", "Log-probability")]
     if measure in frame:
-        panels.append((measure, measure_label, measure_label.capitalize()))
+        panels.append((measure, measure_label, first_up(measure_label)))
     for column, y_title, title in panels:
         left, right = st.columns(2)
         by_time = charts.chain_traces_spec(tuple(names), column, y_title,
@@ -510,12 +511,6 @@ def sweep_progress():
     st.rerun()
 
 
-def eta_bands(traces, column):
-    finals = traces.sort_values("iteration").groupby(["sampler", "eta", "chain"]).last()
-    return (finals[column].groupby(["sampler", "eta"]).agg(["median", "min", "max"])
-            .rename(columns={"min": "low", "max": "high"}).reset_index())
-
-
 def draw_sweep(traces, table, sweep):
     model_class = MODELS[sweep["model"]]
     names = list(dict.fromkeys(traces["sampler"]))
@@ -524,8 +519,8 @@ def draw_sweep(traces, table, sweep):
     if measure in traces:
         panels.append((measure, model_class.trace_labels[measure]))
     for col, (column, title) in zip(st.columns(len(panels)), panels):
-        charts.show(col, charts.bands(eta_bands(traces, column), names, title,
-                                      f"{title.capitalize()} after {sweep['seconds']:g} s, "
+        charts.show(col, charts.bands(final_bands(traces, column), names, title,
+                                      f"{first_up(title)} after {sweep['seconds']:g} s, "
                                       "against η"), f"race_sweep_{column}")
     st.caption("Lines: the median over the chains; bands: from the lowest to the highest chain.")
     shown = table[["sampler", "eta", "chains", "rhat", "ess_bulk", "final_loglik", "verdict"]]

@@ -9,39 +9,20 @@ titles and scales here depend on the settings, never on the pass reached.
 Long runs are thinned to at most MAX_ROWS rows per line (every k-th pass, the last one always
 kept; engine.run.thinned), so a tick's cost does not grow with the run.
 """
-from functools import lru_cache
-
 import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from engine.race_plots import (CHAIN_ROWS, FONT, HEIGHT, PASS_AXIS, autocorrelations, bands,
+                               chain_traces_data, chain_traces_spec, sampler_scale, style)
 from engine.run import thinned
-from ui.theme import EXACT_COLOUR, colour, label, state_colour
+from ui.theme import EXACT_COLOUR, label, state_colour
 
 # Every mark is an SVG element the browser redraws on each tick: a heatmap of 400 passes × 60
 # tokens kept the HMM page's browser so busy that Pause showed up to 1.6 s late
 MAX_ROWS = 300      # points per sampler's line, per stacked area
 HEATMAP_ROWS = 80   # passes per trajectory heatmap
-HEIGHT = 230        # pixels of plot, without title, axes and legend
-FONT = 13
-PASS_AXIS = alt.Axis(format="d", tickMinStep=1)  # passes are whole numbers
-
-
-def _style(chart, title, height, legend="bottom"):
-    """The lab's look; ``height`` is the plot's own (fit-x: the legend and axes add to it, so
-    a legend never squeezes the plot)."""
-    return (chart.properties(title=alt.Title(title, anchor="start", fontSize=15),
-                             height=height, width="container",
-                             autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
-            .configure_axis(labelFontSize=FONT - 1, titleFontSize=FONT)
-            .configure_legend(labelFontSize=FONT, titleFontSize=FONT, orient=legend,
-                              columns=3 if legend == "bottom" else 1, symbolStrokeWidth=3))
-
-
-def sampler_scale(names):
-    """Each sampler's label in its colour, the same on every page."""
-    return alt.Scale(domain=[label(n) for n in names], range=[colour(n) for n in names])
 
 
 def traces(race, column, y_title, title, x="sweep", x_title="sweeps (passes)", y_domain=None,
@@ -73,7 +54,7 @@ def traces(race, column, y_title, title, x="sweep", x_title="sweeps (passes)", y
         words = alt.Chart(mark).mark_text(align="right", dy=-7, color=EXACT_COLOUR, x="width",
                                           fontSize=FONT - 1).encode(y="y:Q", text="text:N")
         chart = alt.layer(chart, rule, words)
-    return _style(chart, title, height)
+    return style(chart, title, height)
 
 
 def state_scale(n_states):
@@ -106,7 +87,7 @@ def state_trajectories(values, tokens, words, n_states, title, height=300):
         y2="to:Q",
         color=alt.Color("state:O", scale=state_scale(n_states), legend=None),
         tooltip=["token:N", "pass:Q", "state:O"])
-    return _style(chart, title, height)
+    return style(chart, title, height)
 
 
 def state_shares(passes, shares, n_states, title, height=HEIGHT):
@@ -127,7 +108,7 @@ def state_shares(passes, shares, n_states, title, height=HEIGHT):
         color=alt.Color("state:O", scale=state_scale(n_states), title="state"),
         order=alt.Order("state:O"),
         tooltip=["pass:Q", "state:O", alt.Tooltip("share:Q", format=".1%")])
-    return _style(chart, title, height, legend="right")
+    return style(chart, title, height, legend="right")
 
 
 def confusion(table, states, tags, title, height=HEIGHT):
@@ -139,7 +120,7 @@ def confusion(table, states, tags, title, height=HEIGHT):
         y=alt.Y("state:N", sort=list(states), title=None, axis=alt.Axis(labelOverlap=False)),
         color=alt.Color("tokens:Q", scale=alt.Scale(scheme="blues"), title="tokens"),
         tooltip=["state:N", "tag:N", "tokens:Q"])
-    return _style(chart, title, max(height, 16 * len(states)), legend="right")
+    return style(chart, title, max(height, 16 * len(states)), legend="right")
 
 
 def show(where, chart, key):
@@ -150,98 +131,9 @@ def show(where, chart, key):
         st.altair_chart(chart, key=f"{key}_plot")
 
 
-# --- the Sampler race: many chains per sampler ------------------------------------------------
-CHAIN_ROWS = 150   # points per chain's line (5 samplers × 4 chains: 3,000 points a chart)
-TIME_POINTS = 60   # engine times at which a sampler's median over its chains is taken
-
-
-def chain_medians(frame, column, x):
-    """Each sampler's median of ``column`` over its chains against ``x``: at every sweep all
-    its chains have reached (x "sweep"; the frame's chains thinned to the same sweeps), or at
-    TIME_POINTS engine times up to where its slowest chain has got, each chain interpolated
-    (x "seconds")."""
-    parts = []
-    for sampler, group in frame.groupby("sampler", sort=False):
-        chains = [chain for _, chain in group.groupby("chain")]
-        if x == "sweep":
-            at = group.groupby("sweep")[column].agg(["median", "count"])
-            at = at[at["count"] == len(chains)]
-            part = pd.DataFrame({x: at.index.to_numpy(), column: at["median"].to_numpy()})
-        else:
-            grid = np.linspace(0, min(chain[x].iloc[-1] for chain in chains), TIME_POINTS)
-            part = pd.DataFrame({x: grid, column: np.median(
-                [np.interp(grid, chain[x], chain[column]) for chain in chains], axis=0)})
-        parts.append(part.assign(sampler=sampler))
-    return pd.concat(parts, ignore_index=True)
-
-
-@lru_cache(maxsize=64)
-def chain_traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps (passes)",
-                      x_reach=None, height=HEIGHT):
-    """The Vega-Lite spec of every chain of every sampler as a thin line and each sampler's
-    median over its chains bold; its data are the named datasets of ``chain_traces_data``.
-
-    Built once per settings (Altair's building and checking of a spec took 80 ms a chart,
-    four charts a tick); each tick then only sends the new data, as Arrow."""
-    x_enc = alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=True, nice=False),
-                  axis=PASS_AXIS if x == "sweep" else alt.Axis())
-    y_enc = alt.Y(f"{column}:Q", title=y_title, scale=alt.Scale(zero=False),
-                  axis=alt.Axis(format=",.6~g"))
-    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
-    chains = alt.Chart(alt.NamedData("chains")).mark_line(strokeWidth=1, opacity=0.45).encode(
-        x=x_enc, y=y_enc, color=colour_enc, detail="chain:N",
-        tooltip=["sampler:N", "chain:N", alt.Tooltip(f"{x}:Q", format=",.3~f"),
-                 alt.Tooltip(f"{column}:Q", format=",.4~f")])
-    bold = alt.Chart(alt.NamedData("median")).mark_line(strokeWidth=3.5).encode(
-        x=x_enc, y=y_enc, color=colour_enc,
-        tooltip=["sampler:N", alt.Tooltip(f"{column}:Q", format=",.4~f", title="median")])
-    chart = alt.layer(chains, bold)
-    if x_reach is not None:  # an invisible point: the axis spans at least [0, x_reach]
-        reach = alt.Chart(alt.InlineData(values=[{x: x_reach}])).mark_point(opacity=0)
-        chart = alt.layer(chart, reach.encode(x=f"{x}:Q"))
-    return _style(chart, title, height).to_dict()
-
-
-def chain_traces_data(frame, column, x="sweep"):
-    """The named datasets of ``chain_traces_spec``: frame is a LiveRace.trace_frame (sampler
-    and chain columns)."""
-    chains = frame[[x, column, "sampler", "chain"]].assign(sampler=frame["sampler"].map(label))
-    median = chain_medians(frame, column, x)
-    return {"chains": chains, "median": median.assign(sampler=median["sampler"].map(label))}
-
-
 def show_spec(where, spec, datasets, key):
     """Draw a Vega-Lite ``spec`` with its named ``datasets`` (frames) in ``where``, inside a
     container keyed ``key`` (as ``show``)."""
     with where.container(key=key):
         st.vega_lite_chart(spec={**spec, "datasets": datasets}, key=f"{key}_plot",
                            use_container_width=True)
-
-
-def autocorrelations(data, names, y_title, title, height=HEIGHT):
-    """Autocorrelation against lag, a line per sampler (data: sampler, lag, acf columns)."""
-    data = data.assign(sampler=data["sampler"].map(label))
-    lines = alt.Chart(data).mark_line(strokeWidth=2.5, point=alt.OverlayMarkDef(size=18)).encode(
-        x=alt.X("lag:Q", title="lag (sweeps)", axis=PASS_AXIS, scale=alt.Scale(nice=False)),
-        y=alt.Y("acf:Q", title=y_title, scale=alt.Scale(domain=[-0.5, 1], clamp=True)),
-        color=alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None),
-        tooltip=["sampler:N", "lag:Q", alt.Tooltip("acf:Q", format=".3f")])
-    zero = alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(color=EXACT_COLOUR, strokeDash=[3, 3])
-    return _style(alt.layer(lines, zero.encode(y="y:Q")), title, height)
-
-
-def bands(data, names, y_title, title, height=HEIGHT):
-    """A sampler's median against η with a band from its lowest to its highest chain
-    (data: sampler, eta, median, low, high columns; Liang et al. Fig. 5 d–f)."""
-    data = data.assign(sampler=data["sampler"].map(label))
-    x_enc = alt.X("eta:Q", title="η (initial share of sites with value 1)",
-                  scale=alt.Scale(domain=[0, 1]))
-    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
-    band = alt.Chart(data).mark_area(opacity=0.2).encode(
-        x=x_enc, y=alt.Y("low:Q", title=y_title, scale=alt.Scale(zero=False)), y2="high:Q",
-        color=colour_enc)
-    line = alt.Chart(data).mark_line(strokeWidth=2.5, point=True).encode(
-        x=x_enc, y="median:Q", color=colour_enc,
-        tooltip=["sampler:N", "eta:Q", alt.Tooltip("median:Q", format=",.4~f"),
-                 alt.Tooltip("low:Q", format=",.4~f"), alt.Tooltip("high:Q", format=",.4~f")])
-    return _style(alt.layer(band, line), title, height)

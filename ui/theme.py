@@ -3,9 +3,9 @@
 import streamlit as st
 from plotly.colors import qualitative
 
+from engine.race_plots import EXACT_COLOUR
 from engine.samplers import colour, label
 
-EXACT_COLOUR = "#3d3d3d"
 # hidden states are categories, not a scale: one distinct colour each (cycling past 48)
 STATE_COLOURS = qualitative.Dark24 + qualitative.Light24
 

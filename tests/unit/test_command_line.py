@@ -260,6 +260,23 @@ def test_race_writes_long_traces_and_a_summary_per_sampler_and_eta(tmp_path):
         assert column in summary
     assert "mean_block_size" not in set(c.removeprefix("final_") for c in summary.columns)
     assert "rhat" in done.stdout
+    for picture in ("eta_loglik.png", "eta_acc_many_to_one.png"):  # an η sweep: its bands
+        assert (out / picture).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_race_at_one_eta_draws_its_chains_against_time_and_sweeps(tmp_path):
+    from PIL import Image
+    out = tmp_path / "race"
+    done = engine("race", "--model", "usm", "--samplers", "token,type", "--chains", 2,
+                  "--sweeps", 5, "--out", out, "--workers", 1)
+    assert done.returncode == 0, done.stderr
+    summary = pd.read_csv(out / "summary.csv")  # 5 sweeps: too few for R̂, and it says so
+    assert summary.rhat.isna().all() and summary.verdict.str.contains("R̂ needs").all()
+    for column in ("loglik", "token_f"):
+        for axis in ("time", "sweeps"):
+            with Image.open(out / f"{column}_{axis}.png") as picture:
+                assert picture.size[0] >= 720 and picture.size[1] >= 300
+                assert len(set(picture.convert("L").getdata())) > 10  # drawn, not blank
 
 
 @pytest.mark.parametrize("args, message", [

@@ -1,0 +1,185 @@
+"""Vega-Lite (Altair) charts of many chains: each chain thin and each sampler's median bold,
+autocorrelations, and the η sweep's bands (Liang et al. Fig. 5 d–f). Built here, without
+Streamlit, so the Sampler race page (ui/charts.py) and ``python -m engine race`` (PNG files)
+draw the same pictures.
+"""
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from engine.samplers import colour, label
+
+HEIGHT = 230        # pixels of plot, without title, axes and legend
+FONT = 13
+PASS_AXIS = alt.Axis(format="d", tickMinStep=1)  # passes are whole numbers
+EXACT_COLOUR = "#3d3d3d"  # reference lines (zero, an exact value)
+CHAIN_ROWS = 150   # points per chain's line (5 samplers × 4 chains: 3,000 points a chart)
+TIME_POINTS = 60   # engine times at which a sampler's median over its chains is taken
+
+
+def style(chart, title, height, legend="bottom"):
+    """The lab's look; ``height`` is the plot's own (fit-x: the legend and axes add to it, so
+    a legend never squeezes the plot)."""
+    return (chart.properties(title=alt.Title(title, anchor="start", fontSize=15),
+                             height=height, width="container",
+                             autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+            .configure_axis(labelFontSize=FONT - 1, titleFontSize=FONT)
+            .configure_legend(labelFontSize=FONT, titleFontSize=FONT, orient=legend,
+                              columns=3 if legend == "bottom" else 1, symbolStrokeWidth=3))
+
+
+def sampler_scale(names):
+    """Each sampler's label in its colour, the same on every page."""
+    return alt.Scale(domain=[label(n) for n in names], range=[colour(n) for n in names])
+
+
+def chain_medians(frame, column, x):
+    """Each sampler's median of ``column`` over its chains against ``x``: at every sweep all
+    its chains have reached (x "sweep"; the frame's chains thinned to the same sweeps), or at
+    TIME_POINTS engine times up to where its slowest chain has got, each chain interpolated
+    (x "seconds")."""
+    parts = []
+    for sampler, group in frame.groupby("sampler", sort=False):
+        chains = [chain for _, chain in group.groupby("chain")]
+        if x == "sweep":
+            at = group.groupby("sweep")[column].agg(["median", "count"])
+            at = at[at["count"] == len(chains)]
+            part = pd.DataFrame({x: at.index.to_numpy(), column: at["median"].to_numpy()})
+        else:
+            grid = np.linspace(0, min(chain[x].iloc[-1] for chain in chains), TIME_POINTS)
+            part = pd.DataFrame({x: grid, column: np.median(
+                [np.interp(grid, chain[x], chain[column]) for chain in chains], axis=0)})
+        parts.append(part.assign(sampler=sampler))
+    return pd.concat(parts, ignore_index=True)
+
+
+@lru_cache(maxsize=64)
+def chain_traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps (passes)",
+                      x_reach=None, height=HEIGHT):
+    """The Vega-Lite spec of every chain of every sampler as a thin line and each sampler's
+    median over its chains bold; its data are the named datasets of ``chain_traces_data``.
+
+    Built once per settings (Altair's building and checking of a spec took 80 ms a chart,
+    four charts a tick); each tick then only sends the new data, as Arrow."""
+    x_enc = alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=True, nice=False),
+                  axis=PASS_AXIS if x == "sweep" else alt.Axis())
+    y_enc = alt.Y(f"{column}:Q", title=y_title, scale=alt.Scale(zero=False),
+                  axis=alt.Axis(format=",.6~g"))
+    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
+    chains = alt.Chart(alt.NamedData("chains")).mark_line(strokeWidth=1, opacity=0.45).encode(
+        x=x_enc, y=y_enc, color=colour_enc, detail="chain:N",
+        tooltip=["sampler:N", "chain:N", alt.Tooltip(f"{x}:Q", format=",.3~f"),
+                 alt.Tooltip(f"{column}:Q", format=",.4~f")])
+    bold = alt.Chart(alt.NamedData("median")).mark_line(strokeWidth=3.5).encode(
+        x=x_enc, y=y_enc, color=colour_enc,
+        tooltip=["sampler:N", alt.Tooltip(f"{column}:Q", format=",.4~f", title="median")])
+    chart = alt.layer(chains, bold)
+    if x_reach is not None:  # an invisible point: the axis spans at least [0, x_reach]
+        reach = alt.Chart(alt.InlineData(values=[{x: x_reach}])).mark_point(opacity=0)
+        chart = alt.layer(chart, reach.encode(x=f"{x}:Q"))
+    return style(chart, title, height).to_dict()
+
+
+def chain_traces_data(frame, column, x="sweep"):
+    """The named datasets of ``chain_traces_spec``: frame is a LiveRace.trace_frame (sampler
+    and chain columns)."""
+    chains = frame[[x, column, "sampler", "chain"]].assign(sampler=frame["sampler"].map(label))
+    median = chain_medians(frame, column, x)
+    return {"chains": chains, "median": median.assign(sampler=median["sampler"].map(label))}
+
+
+def autocorrelations(data, names, y_title, title, height=HEIGHT):
+    """Autocorrelation against lag, a line per sampler (data: sampler, lag, acf columns)."""
+    data = data.assign(sampler=data["sampler"].map(label))
+    lines = alt.Chart(data).mark_line(strokeWidth=2.5, point=alt.OverlayMarkDef(size=18)).encode(
+        x=alt.X("lag:Q", title="lag (sweeps)", axis=PASS_AXIS, scale=alt.Scale(nice=False)),
+        y=alt.Y("acf:Q", title=y_title, scale=alt.Scale(domain=[-0.5, 1], clamp=True)),
+        color=alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None),
+        tooltip=["sampler:N", "lag:Q", alt.Tooltip("acf:Q", format=".3f")])
+    zero = alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(color=EXACT_COLOUR, strokeDash=[3, 3])
+    return style(alt.layer(lines, zero.encode(y="y:Q")), title, height)
+
+
+def bands(data, names, y_title, title, height=HEIGHT):
+    """A sampler's median against η with a band from its lowest to its highest chain
+    (data: sampler, eta, median, low, high columns; Liang et al. Fig. 5 d–f)."""
+    data = data.assign(sampler=data["sampler"].map(label))
+    x_enc = alt.X("eta:Q", title="η (initial share of sites with value 1)",
+                  scale=alt.Scale(domain=[0, 1]))
+    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
+    band = alt.Chart(data).mark_area(opacity=0.2).encode(
+        x=x_enc, y=alt.Y("low:Q", title=y_title, scale=alt.Scale(zero=False)), y2="high:Q",
+        color=colour_enc)
+    line = alt.Chart(data).mark_line(strokeWidth=2.5, point=True).encode(
+        x=x_enc, y="median:Q", color=colour_enc,
+        tooltip=["sampler:N", "eta:Q", alt.Tooltip("median:Q", format=",.4~f"),
+                 alt.Tooltip("low:Q", format=",.4~f"), alt.Tooltip("high:Q", format=",.4~f")])
+    return style(alt.layer(band, line), title, height)
+
+
+def first_up(text):
+    """``text`` with its first letter in capitals ("token F" → "Token F", not "Token f")."""
+    return text[:1].upper() + text[1:]
+
+
+def final_bands(traces, column):
+    """Each sampler's median, lowest and highest final ``column`` over its chains, per η
+    (traces: long, with sampler, eta, chain and iteration columns), for ``bands``."""
+    finals = traces.sort_values("iteration").groupby(["sampler", "eta", "chain"]).last()
+    return (finals[column].groupby(["sampler", "eta"], sort=False).agg(["median", "min", "max"])
+            .rename(columns={"min": "low", "max": "high"}).reset_index())
+
+
+# --- pictures for the command line ----------------------------------------------------------
+PNG_WIDTH = 720  # pixels of plot (the pages fit their container instead)
+
+
+def on_one_grid(traces, limit=CHAIN_ROWS):
+    """Every chain's rows at the same sweeps, at most about ``limit`` per chain, and its last
+    (traces: long, with sampler, chain and sweep columns)."""
+    stride = max(1, -(-int(traces["sweep"].max() + 1) // limit))
+    last = traces.groupby(["sampler", "chain"])["sweep"].transform("max")
+    return traces[(traces["sweep"] % stride == 0) | (traces["sweep"] == last)]
+
+
+def write_png(spec, datasets, path):
+    """A spec with named datasets (frames) as a PNG file at ``path`` (vl-convert renders
+    Vega-Lite without a browser)."""
+    import vl_convert
+    data = {name: json.loads(frame.to_json(orient="records")) for name, frame in datasets.items()}
+    data = {**spec.get("datasets", {}), **data}  # a spec with inline data keeps its own
+    path.write_bytes(vl_convert.vegalite_to_png({**spec, "width": PNG_WIDTH, "datasets": data},
+                                                scale=2))
+
+
+def race_pngs(folder, traces, labels):
+    """The pictures of a race's traces in ``folder``; returns their names. One η: each
+    ``labels`` column ({column: axis title}) against engine time and against sweeps
+    (``{column}_time.png``, ``{column}_sweeps.png``); several (an η sweep): its final value
+    against η (``eta_{column}.png``)."""
+    folder = Path(folder)
+    traces = traces.rename(columns={"iteration": "sweep"})
+    names = tuple(dict.fromkeys(traces["sampler"]))
+    written = []
+    for column, title in labels.items():
+        if traces["eta"].nunique(dropna=False) > 1:
+            frame = final_bands(traces.rename(columns={"sweep": "iteration"}), column)
+            chart = bands(frame, names, title, f"{first_up(title)} at the end, against η")
+            path = folder / f"eta_{column}.png"
+            write_png(chart.to_dict(), {}, path)
+            written.append(path.name)
+            continue
+        shown = on_one_grid(traces.dropna(subset=[column]))
+        for x, x_title, suffix in (("seconds", "engine time (s)", "time"),
+                                   ("sweep", "sweeps (passes)", "sweeps")):
+            spec = chain_traces_spec(names, column, title, f"{first_up(title)} against "
+                                     f"{x_title.split(' (')[0]}", x=x, x_title=x_title)
+            path = folder / f"{column}_{suffix}.png"
+            write_png(spec, chain_traces_data(shown, column, x), path)
+            written.append(path.name)
+    return written
+
