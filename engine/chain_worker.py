@@ -24,7 +24,7 @@ from multiprocessing.connection import Connection
 from engine.grid import start_run
 
 FLUSH_SECONDS = 0.05  # new rows wait at most this long before they are sent
-NICENESS = 5          # below the server's priority: drawing the pages comes first
+NICENESS = 10         # below the server's priority: drawing the pages comes first
 
 
 class Chain:

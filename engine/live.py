@@ -29,6 +29,7 @@ from engine.run import thinned
 
 ROOT = Path(__file__).resolve().parents[1]
 STEP_WAIT = 30.0  # seconds Step waits for every chain's pass before returning
+MAX_TICK = 1.0    # seconds of the workers' time one tick may hand out (after a pause: one)
 POLL = 0.01
 
 
@@ -122,6 +123,7 @@ class LiveRace:
         self.error = None
         self._pool = pool
         self._clock, self._target = "passes", 0
+        self._ticked = time.monotonic()
         pool.add(self, model, self.tasks)
         # a race the session forgets (reset, new settings, the session ends) leaves the workers
         self._dropped = weakref.finalize(self, pool.drop, self.id, len(self.tasks))
@@ -163,13 +165,16 @@ class LiveRace:
         for w in self._pool.workers_of(len(self.tasks)):
             self._pool.send(w, ("target", self.id, clock, target))
 
-    def tick(self, clock, passes, budget):
+    def tick(self, clock, passes, budget=None):
         """One play tick: let every chain go ``passes`` passes further (clock "passes"), or
-        ``budget`` seconds of engine time per worker shared among its chains (clock "time").
-        The target leads the slowest chain by one tick at most, so the chains stay together
-        and Pause stops them within a tick."""
+        further by its share of the workers' time since the last tick (clock "time"; the
+        workers run the chains, so a page's ``budget`` for sweeping plays no part). The
+        target leads the slowest chain by about a tick, so the chains stay together and Pause
+        stops them within a tick."""
+        now = time.monotonic()
+        elapsed, self._ticked = min(now - self._ticked, MAX_TICK), now
         if clock == "time":
-            share = budget * len(self._pool.workers_of(len(self.tasks))) / len(self.tasks)
+            share = elapsed * len(self._pool.workers_of(len(self.tasks))) / len(self.tasks)
             self._aim("time", min(self.seconds()) + 2 * share)
         else:
             reached = min(self.sweeps()) + passes

@@ -32,6 +32,7 @@ KEY = "race"
 MAX_PASSES = 100_000
 MAX_CHAINS = 8
 MAX_SITES = 300_000  # the page's limit: every chain holds a state of the whole corpus
+REDIAGNOSE = 0.01    # R̂ and ESS are computed again once the chains have grown by 1%
 STARTS = {"shared": "the same η for every chain",
           "spread": "spread: chain c at η = c / (C − 1), from 0 to 1",
           "per_sampler": "one η per sampler"}
@@ -91,7 +92,7 @@ SETTINGS = PageSettings(KEY, (
     Setting("passes", 500, int, "the number of passes", 10, MAX_PASSES),
     Setting("seed", 0, int, "the seed", 0, race_page.MAX_SEED),
     Setting("skip", True, bool, "the skip approximation"),
-    Setting("measure", "", str, "the measure charted"),
+    Setting("measure", "token_f", str, "the measure charted"),
     Setting("scalar", "loglik", str, "the scalar traced"),
     Setting("sweep_step", 0.1, float, "the η step of the sweep", choices=SWEEP_STEPS),
     Setting("sweep_seconds", 10.0, float, "the engine seconds per chain of the sweep", 0.5, 600.0),
@@ -207,8 +208,7 @@ def chosen_etas(samplers):
 
 # --- the corpus, cut to the page's size -------------------------------------------------------
 def corpus_in_use(model_class, corpus, first):
-    """The corpus the chains use (the first ``first`` units when set), or None after saying
-    why there is none."""
+    """The corpus the chains use: the first ``first`` units when set, else all of it."""
     picker = picker_of(model_class)
     if picker is None or corpus is None:
         return corpus
@@ -276,17 +276,29 @@ def by_sampler(race):
     return found
 
 
-def diagnosis_or_none(chains, column):
+def diagnosis(race, name, chains, column):
+    """R̂ and ESS of ``column`` over one sampler's chains (None while they are too short),
+    computed again only once the chains have grown by REDIAGNOSE (R̂ and ESS of long chains
+    move slowly: a tick then costs about as much at pass 10,000 as at pass 100)."""
+    held = st.session_state.get("race_diagnoses")
+    if held is None or held["race"] != race.id:
+        held = st.session_state.race_diagnoses = {"race": race.id, "found": {}}
+    length = min(len(chain) for chain in chains)
+    known = held["found"].get((name, column))
+    if known is not None and length < known[0] + max(1, REDIAGNOSE * known[0]):
+        return known[1]
     try:
-        return diagnose_chains(chains, column)
-    except (ValueError, KeyError):
-        return None
+        found = diagnose_chains(chains, column)
+    except (ValueError, KeyError):  # too short yet, or no such column (no gold)
+        found = None
+    held["found"][(name, column)] = (length, found)
+    return found
 
 
-def verdict_line(name, chains):
+def verdict_line(race, name, chains):
     """The sampler's verdict on its log-probability, and whether its chains are still
     annealing (then they are not sampling the posterior yet, whatever R̂ says)."""
-    found = diagnosis_or_none(chains, "loglik")
+    found = diagnosis(race, name, chains, "loglik")
     if found is None:
         return (f":gray[:material/hourglass_empty:] **{label(name)}** — too few passes yet for "
                 "R̂ (it needs 4 draws per chain after the warm-up half: 7 passes)")
@@ -300,14 +312,14 @@ def verdict_line(name, chains):
     return line
 
 
-def diagnostics_table(chains_of, columns):
+def diagnostics_table(race, chains_of, columns):
     """R̂, bulk and tail ESS and ESS per second of each of ``columns`` ({column: title}), a
     row per sampler, as text."""
     rows = []
     for name, chains in chains_of.items():
         row = {"sampler": label(name)}
         for column, title in columns.items():
-            found = diagnosis_or_none(chains, column)
+            found = diagnosis(race, name, chains, column)
             if found is None:
                 continue
             row["chains × draws"] = f"{found.chains} × {found.draws:,}"
@@ -346,7 +358,7 @@ def draw_race(race):
     names = list(chains_of)
     headline(race, chains_of)
     for name, chains in chains_of.items():
-        st.markdown(verdict_line(name, chains))
+        st.markdown(verdict_line(race, name, chains))
     frame = race.trace_frame(charts.CHAIN_ROWS)
     panels = [("loglik", "log-probability", "Log-probability")]
     if measure in frame:
@@ -367,7 +379,7 @@ def draw_race(race):
     columns = {"loglik": "log p"}
     if measure in frame:
         columns[measure] = measure_label
-    st.table(diagnostics_table(chains_of, columns))
+    st.table(diagnostics_table(race, chains_of, columns))
     cost = st.session_state.get("race_tick_seconds")
     if cost is not None:
         st.caption(f"The server took {cost * 1000:,.0f} ms to read and draw the chains last "
@@ -393,6 +405,15 @@ def explain_diagnostics():
             "cut to the shortest one's length. The statistics are ArviZ's (arviz-stats).\n\n"
             "The **autocorrelation** at lag k is how alike a chain is to itself k sweeps "
             "later: a sampler that mixes slowly decays slowly.")
+        st.markdown("With M chains (each split in two halves) of N draws, chain means "
+                    "θ̄ₘ and variances sₘ², the between-chain variance B and the within-chain "
+                    "variance W give (computed on the draws' normalised ranks):")
+        st.latex(r"B = \frac{N}{M-1}\sum_{m}\big(\bar\theta_m - \bar\theta\big)^2,\quad "
+                 r"W = \frac{1}{M}\sum_m s_m^2,\quad "
+                 r"\hat R = \sqrt{\frac{\frac{N-1}{N}\,W + \frac{1}{N}\,B}{W}}")
+        st.latex(r"\mathrm{ESS} = \frac{M N}{1 + 2\sum_{t \ge 1} \hat\rho_t}")
+        st.caption("ρ̂ₜ: the autocorrelation at lag t, combined over the chains and summed "
+                   "until it dies out (Geyer's initial monotone sequence).")
 
 
 def scalar_controls(model_class):

@@ -127,7 +127,11 @@ def live(key, draw, advances=True):
             race.tick(st.session_state[f"{key}_clock"] or "passes",
                       max(1, round(st.session_state[f"{key}_speed"] * INTERVAL)), budget)
         draw(race)
-        if advances:  # what the last tick cost the server (a page may show it)
-            st.session_state[f"{key}_tick_seconds"] = time.perf_counter() - started
+        # what the last tick cost the server, its redraw-only parts included (a page may show
+        # it): the advancing part starts the count, the others add to it
+        cost = time.perf_counter() - started
+        if not advances:
+            cost += st.session_state.get(f"{key}_tick_seconds", 0.0)
+        st.session_state[f"{key}_tick_seconds"] = cost
 
     tick()
