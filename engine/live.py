@@ -120,6 +120,7 @@ class LiveRace:
         self.total_sweeps = self.tasks[0].sweeps
         self.rows = [[] for _ in self.tasks]
         self._frames = [(None, 0)] * len(self.tasks)  # each chain's rows as a frame, and how many
+        self._thinned = (None, None)  # the last trace_frame(limit), and what it was made of
         self.error = None
         self._pool = pool
         self._clock, self._target = "passes", 0
@@ -220,6 +221,9 @@ class LiveRace:
         found = self.chain_frames()
         if not found:
             return pd.DataFrame(columns=[*KEYS, "sweep", "seconds", "loglik"])
+        seen = (limit, tuple(len(frame) for _, frame in found))
+        if self._thinned[0] == seen:  # a page's two live parts read it in the same tick
+            return self._thinned[1]
         length = max(len(frame) for _, frame in found)
         parts = []
         for task, frame in found:
@@ -228,7 +232,9 @@ class LiveRace:
             eta = math.nan if task.eta is None else task.eta
             parts.append(frame.assign(sampler=task.sampler, chain=task.chain, eta=eta))
         frame = pd.concat(parts, ignore_index=True)
-        return frame[[*KEYS, *[c for c in frame.columns if c not in KEYS]]]
+        frame = frame[[*KEYS, *[c for c in frame.columns if c not in KEYS]]]
+        self._thinned = (seen, frame)
+        return frame
 
 
 def _on_grid(n, length, limit):

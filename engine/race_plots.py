@@ -92,16 +92,24 @@ def chain_traces_data(frame, column, x="sweep"):
     return {"chains": chains, "median": median.assign(sampler=median["sampler"].map(label))}
 
 
-def autocorrelations(data, names, y_title, title, height=HEIGHT):
-    """Autocorrelation against lag, a line per sampler (data: sampler, lag, acf columns)."""
-    data = data.assign(sampler=data["sampler"].map(label))
-    lines = alt.Chart(data).mark_line(strokeWidth=2.5, point=alt.OverlayMarkDef(size=18)).encode(
+@lru_cache(maxsize=64)
+def autocorrelations_spec(names, y_title, title, height=HEIGHT):
+    """The spec of autocorrelation against lag, a line per sampler; its data is the dataset
+    "acf" (``autocorrelations_data``). Built once per settings, as ``chain_traces_spec``."""
+    lines = alt.Chart(alt.NamedData("acf")).mark_line(
+        strokeWidth=2.5, point=alt.OverlayMarkDef(size=18)).encode(
         x=alt.X("lag:Q", title="lag (sweeps)", axis=PASS_AXIS, scale=alt.Scale(nice=False)),
         y=alt.Y("acf:Q", title=y_title, scale=alt.Scale(domain=[-0.5, 1], clamp=True)),
         color=alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None),
         tooltip=["sampler:N", "lag:Q", alt.Tooltip("acf:Q", format=".3f")])
-    zero = alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(color=EXACT_COLOUR, strokeDash=[3, 3])
-    return style(alt.layer(lines, zero.encode(y="y:Q")), title, height)
+    zero = alt.Chart(alt.InlineData(values=[{"y": 0}])).mark_rule(color=EXACT_COLOUR,
+                                                                   strokeDash=[3, 3])
+    return style(alt.layer(lines, zero.encode(y="y:Q")), title, height).to_dict()
+
+
+def autocorrelations_data(data):
+    """The dataset of ``autocorrelations_spec`` (data: sampler, lag, acf columns)."""
+    return {"acf": data.assign(sampler=data["sampler"].map(label))}
 
 
 def bands(data, names, y_title, title, height=HEIGHT):

@@ -447,9 +447,9 @@ def draw_scalar(race):
                                                     f"Trace of the {title}"),
                      charts.chain_traces_data(frame, column), "race_scalar_trace")
     if lags:
-        charts.show(right, charts.autocorrelations(pd.concat(lags), names, "autocorrelation",
-                                                   f"Autocorrelation of the {title}"),
-                    "race_acf")
+        spec = charts.autocorrelations_spec(tuple(names), "autocorrelation",
+                                            f"Autocorrelation of the {title}")
+        charts.show_spec(right, spec, charts.autocorrelations_data(pd.concat(lags)), "race_acf")
     else:
         right.caption("The autocorrelation needs 8 passes per chain, and chains that move.")
 
