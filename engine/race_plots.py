@@ -41,20 +41,34 @@ def chain_medians(frame, column, x):
     """Each sampler's median of ``column`` over its chains against ``x``: at every sweep all
     its chains have reached (x "sweep"; the frame's chains thinned to the same sweeps), or at
     TIME_POINTS engine times up to where its slowest chain has got, each chain interpolated
-    (x "seconds")."""
+    (x "seconds"). Labels the samplers as the charts do."""
     parts = []
     for sampler, group in frame.groupby("sampler", sort=False):
-        chains = [chain for _, chain in group.groupby("chain")]
+        xs, ys = group[x].to_numpy(), group[column].to_numpy(dtype=float)
+        chain = group["chain"].to_numpy()
         if x == "sweep":
-            at = group.groupby("sweep")[column].agg(["median", "count"])
-            at = at[at["count"] == len(chains)]
-            part = pd.DataFrame({x: at.index.to_numpy(), column: at["median"].to_numpy()})
+            at, ys = _median_at_shared(xs, ys, len(np.unique(chain)))
         else:
-            grid = np.linspace(0, min(chain[x].iloc[-1] for chain in chains), TIME_POINTS)
-            part = pd.DataFrame({x: grid, column: np.median(
-                [np.interp(grid, chain[x], chain[column]) for chain in chains], axis=0)})
-        parts.append(part.assign(sampler=sampler))
+            at, ys = _median_interpolated(xs, ys, chain)
+        parts.append(pd.DataFrame({x: at, column: ys, "sampler": label(sampler)}))
     return pd.concat(parts, ignore_index=True)
+
+
+def _median_at_shared(xs, ys, n_chains):
+    """The median of ys at every x that all n_chains chains have."""
+    order = np.argsort(xs, kind="stable")
+    xs, ys = xs[order], ys[order]
+    at, counts = np.unique(xs, return_counts=True)
+    shared = np.repeat(counts == n_chains, counts)
+    return at[counts == n_chains], np.median(ys[shared].reshape(-1, n_chains), axis=1)
+
+
+def _median_interpolated(xs, ys, chain):
+    """The median over chains at TIME_POINTS xs up to the shortest chain's end, each chain
+    interpolated (its rows in order of x)."""
+    each = [(xs[chain == c], ys[chain == c]) for c in np.unique(chain)]
+    grid = np.linspace(0, min(x[-1] for x, _ in each), TIME_POINTS)
+    return grid, np.median([np.interp(grid, x, y) for x, y in each], axis=0)
 
 
 @lru_cache(maxsize=64)
@@ -87,9 +101,11 @@ def chain_traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps 
 def chain_traces_data(frame, column, x="sweep"):
     """The named datasets of ``chain_traces_spec``: frame is a LiveRace.trace_frame (sampler
     and chain columns)."""
-    chains = frame[[x, column, "sampler", "chain"]].assign(sampler=frame["sampler"].map(label))
-    median = chain_medians(frame, column, x)
-    return {"chains": chains, "median": median.assign(sampler=median["sampler"].map(label))}
+    names = {name: label(name) for name in frame["sampler"].unique()}
+    chains = pd.DataFrame({x: frame[x].to_numpy(), column: frame[column].to_numpy(),
+                           "sampler": frame["sampler"].map(names).to_numpy(),
+                           "chain": frame["chain"].to_numpy()})
+    return {"chains": chains, "median": chain_medians(frame, column, x)}
 
 
 @lru_cache(maxsize=64)
