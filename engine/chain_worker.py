@@ -23,7 +23,8 @@ from multiprocessing.connection import Connection
 
 from engine.grid import start_run
 
-FLUSH_SECONDS = 0.05  # new rows wait at most this long before they are sent
+FLUSH_SECONDS = 0.2   # new rows wait at most this long before they are sent (a page reads
+                      # them every 0.5 s; each message costs the server's GIL its unpickling)
 NICENESS = 10         # below the server's priority: drawing the pages comes first
 
 

@@ -17,7 +17,7 @@ HEIGHT = 230        # pixels of plot, without title, axes and legend
 FONT = 13
 PASS_AXIS = alt.Axis(format="d", tickMinStep=1)  # passes are whole numbers
 EXACT_COLOUR = "#3d3d3d"  # reference lines (zero, an exact value)
-CHAIN_ROWS = 150   # points per chain's line (5 samplers × 4 chains: 3,000 points a chart)
+CHAIN_ROWS = 120   # points per chain's line (5 samplers × 4 chains: 2,400 points a chart)
 TIME_POINTS = 60   # engine times at which a sampler's median over its chains is taken
 
 
