@@ -137,4 +137,4 @@ def show_spec(where, spec, datasets, key):
     container keyed ``key`` (as ``show``)."""
     with where.container(key=key):
         st.vega_lite_chart(spec={**spec, "datasets": datasets}, key=f"{key}_plot",
-                           use_container_width=True)
+                           width="stretch")

@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -37,11 +38,15 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def wait_until_healthy(url, process, seconds=90):
+def wait_until_healthy(url, process, log=None, seconds=90):
     deadline = time.time() + seconds
     while time.time() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with status {process.returncode}")
+            said = ""
+            if log is not None:
+                log.seek(0)
+                said = ": " + log.read().decode(errors="replace")[-2000:]
+            raise RuntimeError(f"streamlit exited with status {process.returncode}{said}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
                 if reply.status == 200:
@@ -53,20 +58,25 @@ def wait_until_healthy(url, process, seconds=90):
 
 @contextlib.contextmanager
 def streamlit_server():
-    """A fresh `streamlit run app.py` on a free port; yields its URL."""
+    """A fresh `streamlit run app.py` on a free port; yields its URL.
+
+    Its log goes to a file, never to a pipe: a pipe nobody reads fills up (64 KB) and the
+    server then blocks on its next log line — every session with it (seen: a deprecation
+    warning logged on every chart drawn froze the server in the middle of the e2e suite)."""
     port = free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
-         f"--server.port={port}", "--server.address=127.0.0.1"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_healthy(url, process)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+             "--server.headless=true", f"--server.port={port}", "--server.address=127.0.0.1"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_healthy(url, process, log)
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
 
 
 @pytest.fixture

@@ -136,15 +136,15 @@ def test_a_preset_link_and_a_bad_link(browser, app_url):
         page.goto(f"{app_url}/toy_posterior?preset=small-n-12-type-s-draws-m-by-m")
         expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("m = 12")
         sidebar = page.locator(SIDEBAR)
-        assert sidebar.get_by_role("spinbutton", name="n — copies of `ab`").input_value() == "12"
-        assert sidebar.get_by_role("spinbutton", name="Passes per run").input_value() == "50"
+        expect(sidebar.get_by_role("spinbutton", name="n — copies of `ab`")).to_have_value("12")
+        expect(sidebar.get_by_role("spinbutton", name="Passes per run")).to_have_value("50")
 
         page.goto(f"{app_url}/toy_posterior?seed=banana&colour=red")
         notice = page.locator('[data-testid="stAlert"]')
         expect(notice).to_contain_text("Ignored in the address")
         expect(notice).to_contain_text("seed=banana: the seed must be a whole number")
         expect(notice).to_contain_text("colour is not a setting of this page")
-        assert sidebar.get_by_role("spinbutton", name="Seed", exact=True).input_value() == "0"
+        expect(sidebar.get_by_role("spinbutton", name="Seed", exact=True)).to_have_value("0")
         expect(page.locator(LABELS).first).to_contain_text("pass 0")
     finally:
         context.close()
