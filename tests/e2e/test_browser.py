@@ -69,6 +69,15 @@ def test_a_lesson_address_opened_first_gets_the_apps_navigation(page, fresh_serv
         expect(nav.get_by_role("link", name=re.compile("^app"))).to_have_count(0)
 
 
+def upload_a_tab(page, tmp_path):
+    """Upload a segmented file whose line 2 has a tab; the page must name the line."""
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"the dog\nthe\tcat\n")
+    page.get_by_text("Upload a file").click()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(bad))
+    expect(page.get_by_text("line 2: the character '\\t' (tab)")).to_be_visible()
+
+
 def test_word_segmentation_page_plays_and_survives_a_bad_upload(page, app_url, screenshot,
                                                                 tmp_path):
     page.goto(f"{app_url}/word_segmentation")
@@ -86,11 +95,7 @@ def test_word_segmentation_page_plays_and_survives_a_bad_upload(page, app_url, s
     screenshot("word_segmentation")
     reached = pass_numbers(page)
 
-    bad = tmp_path / "bad.txt"
-    bad.write_bytes(b"the dog\nthe\tcat\n")
-    page.get_by_text("Upload a file").click()
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(bad))
-    expect(page.get_by_text("line 2: the character '\\t' (tab)")).to_be_visible()
+    upload_a_tab(page, tmp_path)
     assert pass_numbers(page) == reached  # the race is still there, unchanged
 
 

@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.test_browser import upload_a_tab
 from tests.e2e.test_classroom import LABELS, pass_numbers, wait_idle
 
 expect.set_options(timeout=60_000)
@@ -58,11 +59,7 @@ def test_a_bad_upload_names_the_line_and_the_race_survives(page, app_url, tmp_pa
         wait_idle(page)
     reached = pass_numbers(page)
     assert set(reached) == {2}
-    bad = tmp_path / "bad.txt"
-    bad.write_bytes(b"the dog\nthe\tcat\n")
-    page.get_by_text("Upload a file").click()
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(bad))
-    expect(page.get_by_text("line 2: the character '\\t' (tab)")).to_be_visible()
+    upload_a_tab(page, tmp_path)
     assert pass_numbers(page) == reached  # the race is still there, unchanged
     page.get_by_role("button", name="Step").click()
     wait_idle(page)
