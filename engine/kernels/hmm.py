@@ -243,7 +243,7 @@ def removed_site_weights(into, out, emit, inv_den, alpha, p, n, p_denominator, w
 
 
 @implements(interface.token_weights)
-def _token_weights(state, s, w):
+def _token_weights(rng, state, s, w):
     p, n, word, c = prev_state(state, s), next_state(state, s), state.words[s], state.tag[s]
     alpha, alpha_emit = state.params[ALPHA], state.params[ALPHA_EMIT]
     own_denominator = ((state.emit_total[c] - 1 + state.emit.shape[1] * alpha_emit)
@@ -274,7 +274,7 @@ def own_token_weights(into, out, emit, inv_den, alpha, p, n, c, own_denominator,
 
 
 @implements(interface.set_value)
-def _set_value(state, s, v):
+def _set_value(rng, state, s, v):
     c, k = state.tag[s], v + 1
     if k == c:
         return
@@ -291,6 +291,11 @@ def _set_value(state, s, v):
     refresh_den(state, c)
     refresh_den(state, k)
     set_tag(state, s, k)
+
+
+@implements(interface.reseats)
+def _reseats(state):
+    return False
 
 
 @implements(interface.conflicts)

@@ -13,7 +13,7 @@ import numpy as np
 
 from engine.core.draw import draw_weights
 from engine.core.jit import kernel
-from engine.kernels import interface
+from engine.kernels import interface, sentence
 from engine.kernels.hmm import (ALPHA, ALPHA_EMIT, add_emission, add_trans, file_under, implements,
                                 next_state, prev_state, refresh_den, type_key, unfile_site)
 
@@ -81,7 +81,7 @@ def choice_p(state, j, k, word):
 
 
 @implements(interface.sentence_remove)
-def _sentence_remove(state, u):
+def _sentence_remove(rng, state, u):
     # last choice first, so the terms are the chain rule's in corpus order
     first, stop = state.sent_start[u], state.sent_start[u + 1]
     last_tag = state.tag[stop - 1]
@@ -96,8 +96,13 @@ def _sentence_remove(state, u):
     return log_p + np.log(product)
 
 
+@implements(interface.sentence_restore)
+def _sentence_restore(rng, state, u, values):
+    sentence.restore_by_readding(rng, state, u, values)
+
+
 @implements(interface.sentence_add)
-def _sentence_add(state, u, values):
+def _sentence_add(rng, state, u, values):
     first, stop = state.sent_start[u], state.sent_start[u + 1]
     # a token's type (p, n, word) changes when a neighbour's tag does, and types never reach
     # across sentences: refile those tokens (the tags are still the old ones, which find the

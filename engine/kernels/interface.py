@@ -10,6 +10,11 @@ Vocabulary (the paper's): a *site* s carries a variable b_s with values 0 … n_
 Δz^{s:v}. Between the two the site is *removed*, and the counts are n^{-s} (or n^{-S} for a block).
 The Python functions here only raise: they are never meant to run. ``weights_by_removal`` and
 ``set_by_removal`` in moves.py give token_weights and set_value to models with no faster way.
+
+Functions that may draw take the chain's Generator first (``rng``). Most models' choices are
+determined by the site values and draw nothing; a model whose choices carry seats in Chinese
+restaurants (the bigram segmentation model: Blunsom et al. 2009) draws which table a leaving
+customer vacates and where a new one sits, and says so with ``reseats``.
 """
 import inspect
 
@@ -46,13 +51,21 @@ site_weights = _stub("site_weights", """site_weights(state, s, w)
     For a removed site, write w[v] ∝ p(b_s = v | rest) (eq. 4, linear scale, any common factor)
     for every value v.""")
 
-token_weights = _stub("token_weights", """token_weights(state, s, w)
+token_weights = _stub("token_weights", """token_weights(rng, state, s, w)
     Like site_weights, but for a site whose choices are in place: the model discounts the
-    site's own counts itself. TOKEN uses it so that a move that keeps b_s writes nothing.""")
+    site's own counts itself. TOKEN uses it so that a move that keeps b_s writes nothing.
+    A model that ``reseats`` takes the site's customers away here instead (drawing, by
+    exchangeability, which tables they leave) and writes the weights given the rest.""")
 
-set_value = _stub("set_value", """set_value(state, s, v)
+set_value = _stub("set_value", """set_value(rng, state, s, v)
     Set b_s = v on a site whose choices are in place, updating the counts (nothing to do when
-    v = b_s). Mutates state.""")
+    v = b_s). A model that ``reseats`` seats the customers of value v here (their tables drawn
+    from their exact conditional given v), whatever b_s was. Mutates state.""")
+
+reseats = _stub("reseats", """reseats(state) -> bool
+    A constant of the model: whether its token_weights takes the site's choices away (their
+    seats must be drawn again), so that TOKEN calls set_value after every draw, not only when
+    the value changes.""")
 
 conflicts = _stub("conflicts", """conflicts(state, s) -> bool
     Whether a choice that depends on b_s has been removed, i.e. s conflicts with a site already
@@ -82,14 +95,20 @@ n_sentences = _stub("n_sentences", """n_sentences(state) -> int
 sentence_sites = _stub("sentence_sites", """sentence_sites(state, u) -> (start, stop)
     The sites of sentence u: start … stop − 1.""")
 
-sentence_remove = _stub("sentence_remove", """sentence_remove(state, u) -> float
+sentence_remove = _stub("sentence_remove", """sentence_remove(rng, state, u) -> float
     Take away every choice of sentence u and return the exact log-probability of its current
     analysis given the rest (the product of predictive probabilities, intra-sentence counts
-    included). Mutates state.""")
+    included; for a model that reseats, given the seats its customers had). Mutates state.""")
 
-sentence_add = _stub("sentence_add", """sentence_add(state, u, values) -> float
+sentence_add = _stub("sentence_add", """sentence_add(rng, state, u, values) -> float
     Give the removed sentence u the analysis values[i] at site start + i, count its choices
-    and return the exact log-probability of that analysis given the rest. Mutates state.""")
+    (drawing seats from the predictive, for a model that reseats) and return the exact
+    log-probability of that analysis given the rest. Mutates state.""")
+
+sentence_restore = _stub("sentence_restore", """sentence_restore(rng, state, u, values)
+    Undo the last sentence_add of u exactly and give u back the analysis ``values`` it had
+    before the last sentence_remove, exactly as it was (seats included): a rejected proposal.
+    Mutates state.""")
 
 sentence_proposal = _stub("sentence_proposal", """sentence_proposal(rng, state, u, inv_temp, old, new, work) -> (float, float)
     With sentence u removed, draw ``new`` from the proposal q built from the other sentences'
@@ -105,18 +124,20 @@ sentence_work_size = _stub("sentence_work_size", """sentence_work_size(state) ->
 # "No implementation of function …" at the first move
 IMPLEMENTED = {}
 
-TOKEN_FUNCTIONS = ("n_sites", "n_values", "get_value", "remove_site", "add_site", "site_weights",
-                   "token_weights", "set_value")
-TYPE_FUNCTIONS = TOKEN_FUNCTIONS + ("conflicts", "block_candidates", "block_delta")
+TOKEN_FUNCTIONS = ("n_sites", "n_values", "get_value", "token_weights", "set_value", "reseats")
+TYPE_FUNCTIONS = TOKEN_FUNCTIONS + ("remove_site", "add_site", "site_weights", "conflicts",
+                                    "block_candidates", "block_delta")
 SENTENCE_FUNCTIONS = ("n_sites", "get_value", "n_sentences", "sentence_sites", "sentence_remove",
-                      "sentence_add", "sentence_proposal", "sentence_work_size")
+                      "sentence_add", "sentence_restore", "sentence_proposal",
+                      "sentence_work_size")
 
 
 # inlined into the moves at the IR level: TOKEN calls it once per site, and a call that passes
 # the whole state tuple costs about as much as the work in it (USM TOKEN: 4.7 → 2.9 ms per
 # sweep, for 16 s more compiling). get_value and set_value inlined gained nothing measurable;
 # remove_site/add_site inlined were miscompiled by Numba (wrong counts).
-INLINED = frozenset({"token_weights"})
+# reseats is a constant, inlined so that TOKEN's test of it folds away.
+INLINED = frozenset({"token_weights", "reseats"})
 
 
 def missing(state_class, names):

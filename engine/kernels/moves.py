@@ -14,8 +14,8 @@ from engine.core.draw import (draw_log_weights, draw_weights, random_index, rand
 from engine.core.jit import kernel
 from engine.core.sort import sort_prefix
 from engine.kernels.interface import (add_site, block_candidates, block_delta, conflicts,
-                                      get_value, n_sites, n_values, remove_site, set_value,
-                                      site_weights, token_weights)
+                                      get_value, n_sites, n_values, remove_site, reseats,
+                                      set_value, site_weights, token_weights)
 
 # Terms of g(m) one block may need (eq. 9): a few outcomes and rows per site value.
 MAX_DELTA_TERMS = 64
@@ -28,7 +28,7 @@ inline = njit(inline="always", _nrt=False)
 
 
 @kernel
-def weights_by_removal(state, s, w):
+def weights_by_removal(rng, state, s, w):
     """token_weights for models with no faster way: remove the site, weigh it, put it back."""
     v = get_value(state, s)
     remove_site(state, s)
@@ -37,7 +37,7 @@ def weights_by_removal(state, s, w):
 
 
 @kernel
-def set_by_removal(state, s, v):
+def set_by_removal(rng, state, s, v):
     """set_value for models with no faster way."""
     if v != get_value(state, s):
         remove_site(state, s)
@@ -70,14 +70,15 @@ def token_sweep(rng, state, start, stop, inv_temp, w):
     changed = 0
     for s in range(start, stop):
         old = get_value(state, s)
-        token_weights(state, s, w)
+        token_weights(rng, state, s, w)
         if inv_temp != 1.0:
             for v in range(k):
                 w[v] = w[v] ** inv_temp
         v = draw_weights(rng, w, k)
-        if v != old:  # most moves keep the value: then nothing is written
-            set_value(state, s, v)
-            changed += 1
+        # most moves keep the value: then nothing is written, unless the model reseats
+        if v != old or reseats(state):
+            set_value(rng, state, s, v)
+        changed += v != old
     return changed
 
 

@@ -12,7 +12,8 @@ import numpy as np
 
 from engine.core.jit import kernel
 from engine.kernels.interface import (get_value, n_sentences, sentence_add, sentence_proposal,
-                                      sentence_remove, sentence_sites, sentence_work_size)
+                                      sentence_remove, sentence_restore, sentence_sites,
+                                      sentence_work_size)
 
 
 @kernel
@@ -34,15 +35,22 @@ def sentence_move(rng, state, u, inv_temp, old, new, work):
     start, stop = sentence_sites(state, u)
     for i in range(stop - start):
         old[i] = get_value(state, start + i)
-    log_p_old = sentence_remove(state, u)
+    log_p_old = sentence_remove(rng, state, u)
     log_q_new, log_q_old = sentence_proposal(rng, state, u, inv_temp, old, new, work)
-    log_p_new = sentence_add(state, u, new)
+    log_p_new = sentence_add(rng, state, u, new)
     log_ratio = inv_temp * (log_p_new - log_p_old) + log_q_old - log_q_new
     if log_ratio >= 0.0 or np.log(rng.random()) < log_ratio:
         return True
-    sentence_remove(state, u)
-    sentence_add(state, u, old)
+    sentence_restore(rng, state, u, old)
     return False
+
+
+@kernel
+def restore_by_readding(rng, state, u, values):
+    """sentence_restore for a model whose choices follow from its values (it draws nothing):
+    take the proposal away and add ``values`` back."""
+    sentence_remove(rng, state, u)
+    sentence_add(rng, state, u, values)
 
 
 @kernel

@@ -80,13 +80,18 @@ def _site_weights(state, s, w):
 
 
 @implements(interface.token_weights)
-def _token_weights(state, s, w):
-    moves.weights_by_removal(state, s, w)
+def _token_weights(rng, state, s, w):
+    moves.weights_by_removal(rng, state, s, w)
 
 
 @implements(interface.set_value)
-def _set_value(state, s, v):
-    moves.set_by_removal(state, s, v)
+def _set_value(rng, state, s, v):
+    moves.set_by_removal(rng, state, s, v)
+
+
+@implements(interface.reseats)
+def _reseats(state):
+    return False
 
 
 @implements(interface.conflicts)

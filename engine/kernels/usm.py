@@ -501,7 +501,7 @@ def _site_weights(state, s, w):
 
 
 @implements(interface.token_weights)
-def _token_weights(state, s, w):
+def _token_weights(rng, state, s, w):
     # the site's own words are counted: take them off by hand instead of from the table, so a
     # TOKEN move that keeps b_s (most of them, after burn-in) writes nothing
     a, p, e = site_span(state, s)
@@ -535,11 +535,16 @@ def remembered_count(state, x, e):
 
 
 @implements(interface.set_value)
-def _set_value(state, s, v):
+def _set_value(rng, state, s, v):
     # a TOKEN flip: the site's words are replaced, no TYPE move is under way (removed untouched)
     a, p, e = site_span(state, s)
     if state.bound[p] != v:
         replace_words(state, a, p, e, v)
+
+
+@implements(interface.reseats)
+def _reseats(state):
+    return False
 
 
 @implements(interface.conflicts)

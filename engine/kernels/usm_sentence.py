@@ -18,7 +18,7 @@ import numpy as np
 from engine.core.draw import draw_log_weights, draw_weights
 from engine.core.jit import kernel
 from engine.core.special import log_sum_exp
-from engine.kernels import interface
+from engine.kernels import interface, sentence
 from engine.kernels.usm import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, RHO, WORDS, add_word,
                                 count_of, file_boundary, implements, inline, is_boundary,
                                 log_word_weight, remove_word, unfile_boundary, word_start)
@@ -67,7 +67,7 @@ def _sentence_sites(state, u):
 
 
 @implements(interface.sentence_remove)
-def _sentence_remove(state, u):
+def _sentence_remove(rng, state, u):
     # words are removed last to first, so the terms are the chain rule's in corpus order
     first, e = state.utt_start[u], state.utt_start[u + 1]
     prod, log_total = 1.0, 0.0
@@ -81,8 +81,13 @@ def _sentence_remove(state, u):
     return log_total + np.log(prod)
 
 
+@implements(interface.sentence_restore)
+def _sentence_restore(rng, state, u, values):
+    sentence.restore_by_readding(rng, state, u, values)
+
+
 @implements(interface.sentence_add)
-def _sentence_add(state, u, values):
+def _sentence_add(rng, state, u, values):
     first, last = state.utt_start[u], state.utt_start[u + 1] - 1
     set_utterance_bounds(state, first, last, values)
     prod, log_total = 1.0, 0.0

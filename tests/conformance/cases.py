@@ -14,6 +14,8 @@ A case gives
 - ``value_offset``: ``model.values`` minus the interface's site value (get_value): 0 when the
   model writes site values, 1 for the HMM (states 1 … K for site values 0 … K − 1);
 - ``init``: keyword arguments of ``model.new_state`` for a random start;
+- ``reseats``: whether the model's choices carry seats that its moves draw afresh (the
+  interface's ``reseats``), so that re-adding an analysis need not restore its probability;
 - ``draws`` and ``thin``: how many states the exact tests count, and how many sweeps apart.
   ``thin`` is chosen so that the thinned chain's autocorrelation time is about 1 for the
   posterior's largest cells (measured: the HMM's label-switching pairs need 8 sweeps).
@@ -44,6 +46,7 @@ class Case:
     draws: int = 8_000
     thin: int = 4
     burn_in: int = 50
+    reseats: bool = False
 
 
 # --- the toy: n copies of `ab`, 2^6 analyses -----------------------------------------------------

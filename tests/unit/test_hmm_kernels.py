@@ -85,8 +85,8 @@ def gao_johnson_weights(model, state, s):
 
 
 @njit
-def in_place_weights(state, s, w):
-    token_weights(state, s, w)
+def in_place_weights(rng, state, s, w):
+    token_weights(rng, state, s, w)
 
 
 @pytest.mark.parametrize("k", [2, 3, 5])
@@ -101,16 +101,16 @@ def test_token_and_site_weights_follow_gao_and_johnson_for_every_token(k):
         state = model.new_state(rng, eta=0.6)
         for s in range(model.n_sites):
             expected = gao_johnson_weights(model, state, s)
-            in_place_weights(state, s, w)
+            in_place_weights(rng, state, s, w)
             np.testing.assert_allclose(w / w.sum(), expected, rtol=1e-12)
-            moves.weights_by_removal(state, s, w)
+            moves.weights_by_removal(rng, state, s, w)
             np.testing.assert_allclose(w / w.sum(), expected, rtol=1e-12)
         assert_float_counts_equal_recount(model, state)
 
 
 @njit
-def remove_and_add(state, u, values):
-    return sentence_remove(state, u), sentence_add(state, u, values)
+def remove_and_add(rng, state, u, values):
+    return sentence_remove(rng, state, u), sentence_add(rng, state, u, values)
 
 
 def test_a_sentence_s_log_probability_is_the_exact_conditional_even_when_long():
@@ -129,7 +129,7 @@ def test_a_sentence_s_log_probability_is_the_exact_conditional_even_when_long():
         rest = HmmModel(sentences[:u] + sentences[u + 1:], 4, alpha=0.2, alpha_emit=0.1)
         rest_tags = np.r_[state.tag[:first], state.tag[stop:]]
         expected = model.loglik(state) - rest.loglik(rest.state_from_tags(rest_tags))
-        removed, added = remove_and_add(state, u, values)
+        removed, added = remove_and_add(rng, state, u, values)
         assert removed == pytest.approx(expected, rel=1e-12)
         assert added == pytest.approx(expected, rel=1e-12)
         assert_float_counts_equal_recount(model, state)
