@@ -10,6 +10,7 @@
                           (--sweeps N | --seconds T) [--eta E | --eta-sweep 0:1:0.1] --out DIR
                           [--workers W | --scheduler ADDRESS] [the model's options]
     python -m engine toy-posterior --n N --out FILE.csv
+    python -m engine tables --alpha A --counts FILE
     python -m engine warm [--model MODEL]
 
 Models and their options come from the model registry (``python -m engine run --model NAME
@@ -19,11 +20,15 @@ status 2. docs/command-line.md is the user guide.
 """
 import argparse
 import contextlib
+import csv
 import json
+import math
 import os
 import sys
+from pathlib import Path
 
 from datasets.errors import CorpusError
+from datasets.text import decode, read_bytes
 from engine import samplers
 from engine.bench import bench_sweeps
 from engine.cli_args import (FULL_PRECISION, OneLineParser, check_writable, eta_range,
@@ -40,7 +45,7 @@ def build_parser(model=None):
                            description="Typeblocks engine: run samplers and exact posteriors "
                                        "without a browser (docs/command-line.md).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
-                                     metavar="{run,score,bench,race,toy-posterior,warm}")
+                                     metavar="{run,score,bench,race,toy-posterior,tables,warm}")
     run = commands.add_parser("run", help="run one chain and write its trace",
                               epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(run, model, initialisation=True)
@@ -81,7 +86,26 @@ def build_parser(model=None):
     post = commands.add_parser("toy-posterior", help="exact log p(m | x) of the toy (eq. 2)")
     post.add_argument("--n", type=int_in(1, MAX_N), required=True, help="copies of `ab`")
     post.add_argument("--out", required=True, help="CSV file to write (columns m,log_p)")
+
+    tables = commands.add_parser(
+        "tables", help="expected tables per word of a Chinese restaurant with a uniform base: "
+                       "exact, digamma and two approximations (Blunsom et al. 2009 §3); CSV")
+    tables.add_argument("--alpha", type=positive_number, required=True,
+                        help="α, the DP concentration (> 0); each word's a = α/V")
+    tables.add_argument("--counts", required=True,
+                        help="a file of `word count` lines; its V distinct words are the base")
     return parser
+
+
+def positive_number(text):
+    """An argparse type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text}")
+    return value
 
 
 def add_race_parser(commands, model):
@@ -277,6 +301,56 @@ def toy_posterior(args):
     frame.to_csv(args.out, index=False, float_format=FULL_PRECISION)
 
 
+MAX_COUNT = 10**9  # the exact sum takes a step per customer: a billion takes a few seconds
+
+
+def read_counts(path):
+    """The words and counts of a `word count` file, in order (blank lines skipped); a
+    CorpusError saying what is wrong, on which line, and what to do."""
+    data = read_bytes(Path(path))  # its errors name the path
+    words, lines = [], {}
+    try:
+        for number, line in enumerate(decode(data).splitlines(), start=1):
+            fields = line.split()
+            if not fields:
+                continue
+            if len(fields) != 2:
+                raise CorpusError(f"expected a word and its count, got {len(fields)} field(s) "
+                                  f"{line.strip()!r}: give one `word count` per line", number)
+            word, count = fields
+            if not (count.isascii() and count.isdigit() and len(count.lstrip("0")) <= 10
+                    and 1 <= int(count) <= MAX_COUNT):
+                raise CorpusError(f"the count of {word!r} is {count!r}: give a whole number "
+                                  f"from 1 to {MAX_COUNT:,}", number)
+            if word in lines:
+                raise CorpusError(f"{word!r} is also on line {lines[word]}: give each word once, "
+                                  "with its total count", number)
+            lines[word] = number
+            words.append((word, int(count)))
+        if not words:
+            raise CorpusError("no `word count` lines: give one word and its count per line")
+    except CorpusError as err:
+        raise CorpusError(f"{path}: {err}") from None
+    return words
+
+
+def tables(args):
+    """The tables command: each word's expected table count, under a uniform base over the
+    file's V words (a = α/V), as CSV on stdout."""
+    import numpy as np
+    from engine.core import table_expectations as te
+    words = read_counts(args.counts)
+    counts = np.array([count for _, count in words])
+    a = args.alpha / len(words)
+    columns = (te.expected_tables_exact(a, counts), te.expected_tables_digamma(a, counts),
+               te.expected_tables_antoniak(a, counts),
+               te.expected_tables_flawed(args.alpha, counts))
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["word", "count", "exact", "digamma", "antoniak", "flawed"])
+    for (word, count), *values in zip(words, *columns):
+        out.writerow([word, count, *(repr(float(v)) for v in values)])  # repr: round-trips
+
+
 class open_or_none:
     """``with open_or_none(path) as f``: f is the open file, or None when path is None."""
 
@@ -360,6 +434,9 @@ def main(argv=None):
             return 0
         if args.command == "warm":
             warm_kernels(args)
+            return 0
+        if args.command == "tables":
+            tables(args)
             return 0
         if args.data is not None and not model.needs_data:
             parser.error(f"the {model.name} model reads no corpus: leave out --data")

@@ -76,7 +76,7 @@ def remove_customer(rng, restaurant, dish, c):
 def predictive(restaurant, dish, base_p):
     """P(next customer's dish = dish | seating)."""
     group, d = restaurant.seating.group, restaurant.params[DISCOUNT]
-    own = group[CUSTOMERS, dish] - d * group[TABLES, dish]
+    own = group[dish, CUSTOMERS] - d * group[dish, TABLES]
     return (own + new_table_weight(restaurant, base_p)) / (restaurant.totals[N]
                                                            + restaurant.params[ALPHA])
 
@@ -91,7 +91,7 @@ def log_probability(restaurant, log_base):
     alpha, d = restaurant.params[ALPHA], restaurant.params[DISCOUNT]
     total = seats.log_restaurant_term(alpha, d, restaurant.totals[N], restaurant.totals[T])
     for w in range(log_base.shape[0]):
-        tables = restaurant.seating.group[TABLES, w]
+        tables = restaurant.seating.group[w, TABLES]
         if tables:
             total += tables * log_base[w] + seats.log_tables_term(restaurant.seating, w)
     return total
@@ -129,10 +129,10 @@ def mean_tables(rng, restaurant, dishes, base, samples, thin, out):
     for _ in range(samples):
         gibbs_reseat(rng, restaurant, dishes, base, thin)
         for w in range(out.shape[0]):
-            out[w] += restaurant.seating.group[TABLES, w]
+            out[w] += restaurant.seating.group[w, TABLES]
     out /= samples
 
 
 def tables_per_dish(restaurant):
     """int64[V]: t_w."""
-    return restaurant.seating.group[TABLES].copy()
+    return restaurant.seating.group[:, TABLES].copy()

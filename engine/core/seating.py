@@ -35,7 +35,7 @@ from engine.core.jit import kernel
 
 EXPLICIT, HISTOGRAM = 0, 1
 REPRESENTATIONS = {"explicit": EXPLICIT, "histogram": HISTOGRAM}
-# rows of Seating.group, Seating.item; entries of Seating.counts
+# columns of Seating.group, Seating.item; entries of Seating.counts
 CUSTOMERS, TABLES, HEAD = range(3)
 SIZE, MULT, NEXT, PREV = range(4)
 KIND, FREE_TOP, LIVE = range(3)
@@ -44,9 +44,11 @@ KIND, FREE_TOP, LIVE = range(3)
 class Seating(namedtuple("Seating", ["group", "item", "free", "seat_of", "discount", "counts"])):
     """The seating of G groups (I items in the pool, C customers).
 
-    group : int64[3, G]   rows CUSTOMERS (n of the group), TABLES (t), HEAD (first item, −1)
-    item : int64[4, I]    rows SIZE (customers at the table or at each table of the bin), MULT
-                          (tables: 1 for explicit), NEXT, PREV (the group's list)
+    group : int64[G, 3]   columns CUSTOMERS (n of the group), TABLES (t), HEAD (first item, −1)
+    item : int64[I, 4]    columns SIZE (customers at the table or at each table of the bin),
+                          MULT (tables: 1 for explicit), NEXT, PREV (the group's list)
+
+    A group's or an item's fields are a row, so one move reads one cache line of each.
     free : int64[I]       stack of free items, the first counts[FREE_TOP] entries
     seat_of : int64[C]    explicit: each customer's table (the item); histogram: length 0
     discount : float64[1] d
@@ -65,9 +67,9 @@ def new_seating(representation, n_groups, n_items, n_customers, discount=0.0):
     if not 0.0 <= discount < 1.0:
         raise ValueError(f"a Pitman-Yor discount d must be in [0, 1) (got {discount})")
     kind = REPRESENTATIONS[representation]
-    group = np.zeros((3, n_groups), np.int64)
-    group[HEAD] = -1
-    return Seating(group=group, item=np.zeros((4, n_items), np.int64),
+    group = np.zeros((n_groups, 3), np.int64)
+    group[:, HEAD] = -1
+    return Seating(group=group, item=np.zeros((n_items, 4), np.int64),
                    free=np.arange(n_items - 1, -1, -1, dtype=np.int64),
                    seat_of=np.full(n_customers if kind == EXPLICIT else 0, -1, np.int64),
                    discount=np.array([discount]),
@@ -87,13 +89,13 @@ def take_item(seating):
 def give_back(seating, g, k):
     """Unlink item k from group g's list and free it."""
     item = seating.item
-    before, after = item[PREV, k], item[NEXT, k]
+    before, after = item[k, PREV], item[k, NEXT]
     if before >= 0:
-        item[NEXT, before] = after
+        item[before, NEXT] = after
     else:
-        seating.group[HEAD, g] = after
+        seating.group[g, HEAD] = after
     if after >= 0:
-        item[PREV, after] = before
+        item[after, PREV] = before
     seating.free[seating.counts[FREE_TOP]] = k
     seating.counts[FREE_TOP] += 1
     seating.counts[LIVE] -= 1
@@ -105,21 +107,21 @@ def insert_item(seating, g, size, before, after):
     of group g's list (−1: the list's start or end); return it."""
     k = take_item(seating)
     item = seating.item
-    item[SIZE, k], item[MULT, k], item[PREV, k], item[NEXT, k] = size, 1, before, after
+    item[k, SIZE], item[k, MULT], item[k, PREV], item[k, NEXT] = size, 1, before, after
     if before >= 0:
-        item[NEXT, before] = k
+        item[before, NEXT] = k
     else:
-        seating.group[HEAD, g] = k
+        seating.group[g, HEAD] = k
     if after >= 0:
-        item[PREV, after] = k
+        item[after, PREV] = k
     return k
 
 
 @kernel
 def one_fewer(seating, g, k):
     """Take one table from item k (freeing it when none is left)."""
-    seating.item[MULT, k] -= 1
-    if seating.item[MULT, k] == 0:
+    seating.item[k, MULT] -= 1
+    if seating.item[k, MULT] == 0:
         give_back(seating, g, k)
 
 
@@ -127,10 +129,10 @@ def one_fewer(seating, g, k):
 @kernel
 def open_table(seating, g):
     """A new table of one customer in group g; return its item."""
-    seating.group[TABLES, g] += 1
-    head = seating.group[HEAD, g]
-    if seating.counts[KIND] == HISTOGRAM and head >= 0 and seating.item[SIZE, head] == 1:
-        seating.item[MULT, head] += 1
+    seating.group[g, TABLES] += 1
+    head = seating.group[g, HEAD]
+    if seating.counts[KIND] == HISTOGRAM and head >= 0 and seating.item[head, SIZE] == 1:
+        seating.item[head, MULT] += 1
         return head
     return insert_item(seating, g, 1, -1, head)
 
@@ -139,13 +141,13 @@ def open_table(seating, g):
 def grow(seating, g, k):
     """One more customer at a table of item k; return the item now holding that table."""
     item = seating.item
-    size = item[SIZE, k] + 1
+    size = item[k, SIZE] + 1
     if seating.counts[KIND] == EXPLICIT:
-        item[SIZE, k] = size
+        item[k, SIZE] = size
         return k
-    after = item[NEXT, k]
-    if after >= 0 and item[SIZE, after] == size:
-        item[MULT, after] += 1
+    after = item[k, NEXT]
+    if after >= 0 and item[after, SIZE] == size:
+        item[after, MULT] += 1
         bigger = after
     else:
         bigger = insert_item(seating, g, size, k, after)
@@ -158,17 +160,17 @@ def shrink(seating, g, k):
     """One customer fewer at a table of item k (the table closes when it empties); return the
     item now holding that table, or −1 when it closed."""
     item = seating.item
-    size = item[SIZE, k] - 1
+    size = item[k, SIZE] - 1
     if size == 0:
-        seating.group[TABLES, g] -= 1
+        seating.group[g, TABLES] -= 1
         one_fewer(seating, g, k)
         return -1
     if seating.counts[KIND] == EXPLICIT:
-        item[SIZE, k] = size
+        item[k, SIZE] = size
         return k
-    before = item[PREV, k]
-    if before >= 0 and item[SIZE, before] == size:
-        item[MULT, before] += 1
+    before = item[k, PREV]
+    if before >= 0 and item[before, SIZE] == size:
+        item[before, MULT] += 1
         smaller = before
     else:
         smaller = insert_item(seating, g, size, before, k)
@@ -180,19 +182,19 @@ def shrink(seating, g, k):
 @kernel
 def existing_weight(seating, g):
     """Σ over group g's tables of (SIZE − d): the weight of joining any existing table."""
-    return seating.group[CUSTOMERS, g] - seating.discount[0] * seating.group[TABLES, g]
+    return seating.group[g, CUSTOMERS] - seating.discount[0] * seating.group[g, TABLES]
 
 
 @kernel
 def pick_item(seating, g, r, discount):
     """The item whose tables hold the point r ∈ [0, Σ MULT·(SIZE − discount)) of group g."""
     item = seating.item
-    k = seating.group[HEAD, g]
+    k = seating.group[g, HEAD]
     while True:
-        r -= item[MULT, k] * (item[SIZE, k] - discount)
-        if r < 0.0 or item[NEXT, k] < 0:
+        r -= item[k, MULT] * (item[k, SIZE] - discount)
+        if r < 0.0 or item[k, NEXT] < 0:
             return k
-        k = item[NEXT, k]
+        k = item[k, NEXT]
 
 
 @kernel
@@ -204,10 +206,10 @@ def seat_at(rng, seating, g, c, new):
     else:
         r = rng.random() * existing_weight(seating, g)
         k = grow(seating, g, pick_item(seating, g, r, seating.discount[0]))
-    seating.group[CUSTOMERS, g] += 1
+    seating.group[g, CUSTOMERS] += 1
     if seating.counts[KIND] == EXPLICIT:
         seating.seat_of[c] = k
-    return seating.item[SIZE, k]
+    return seating.item[k, SIZE]
 
 
 @kernel
@@ -215,7 +217,9 @@ def seat(rng, seating, g, c, new_weight):
     """Seat customer c in group g by the restaurant's rule: an existing table k with weight
     SIZE_k − d, a new one with ``new_weight``. Return the size of its table (1: opened)."""
     old = existing_weight(seating, g)
-    return seat_at(rng, seating, g, c, rng.random() * (old + new_weight) < new_weight)
+    # an empty restaurant's first customer opens a table whatever the weight (α may be < 0)
+    return seat_at(rng, seating, g, c,
+                   old <= 0.0 or rng.random() * (old + new_weight) < new_weight)
 
 
 @kernel
@@ -226,10 +230,10 @@ def unseat(rng, seating, g, c):
     if seating.counts[KIND] == EXPLICIT:
         k = seating.seat_of[c]
     else:
-        k = pick_item(seating, g, rng.random() * seating.group[CUSTOMERS, g], 0.0)
-    size = seating.item[SIZE, k]
+        k = pick_item(seating, g, rng.random() * seating.group[g, CUSTOMERS], 0.0)
+    size = seating.item[k, SIZE]
     shrink(seating, g, k)
-    seating.group[CUSTOMERS, g] -= 1
+    seating.group[g, CUSTOMERS] -= 1
     return size
 
 
@@ -237,9 +241,9 @@ def unseat(rng, seating, g, c):
 @kernel
 def item_of_size(seating, g, size):
     """Group g's item with tables of ``size`` customers (histogram)."""
-    k = seating.group[HEAD, g]
-    while seating.item[SIZE, k] != size:
-        k = seating.item[NEXT, k]
+    k = seating.group[g, HEAD]
+    while seating.item[k, SIZE] != size:
+        k = seating.item[k, NEXT]
     return k
 
 
@@ -251,20 +255,28 @@ def unseat_exact(seating, g, c, size):
     else:
         k = item_of_size(seating, g, size)
     shrink(seating, g, k)
-    seating.group[CUSTOMERS, g] -= 1
+    seating.group[g, CUSTOMERS] -= 1
 
 
 @kernel
-def reseat_exact(seating, g, c, size):
-    """Undo ``unseat`` of customer c (which returned ``size``), the operations since undone:
-    back at its table, reopened when it had closed (the free stack gives the same item back)."""
+def table_of(seating, c):
+    """The table (item) customer c sits at (explicit), −1 for the histogram: what
+    ``reseat_exact`` needs besides the size, read before ``unseat``."""
+    return seating.seat_of[c] if seating.counts[KIND] == EXPLICIT else -1
+
+
+@kernel
+def reseat_exact(seating, g, c, size, k):
+    """Undo ``unseat`` of customer c, which returned ``size`` from the table (item) k that
+    ``table_of`` gave before it; the operations since undone. It sits at that table again,
+    reopened when it had closed (the free stack gives the same item back)."""
     if size == 1:
         k = open_table(seating, g)
     elif seating.counts[KIND] == EXPLICIT:
-        k = grow(seating, g, seating.seat_of[c])
+        k = grow(seating, g, k)
     else:
         k = grow(seating, g, item_of_size(seating, g, size - 1))
-    seating.group[CUSTOMERS, g] += 1
+    seating.group[g, CUSTOMERS] += 1
     if seating.counts[KIND] == EXPLICIT:
         seating.seat_of[c] = k
 
@@ -276,22 +288,25 @@ def log_tables_term(seating, g):
     probability (log (SIZE − 1)! for the DP)."""
     d = seating.discount[0]
     total = 0.0
-    k = seating.group[HEAD, g]
+    k = seating.group[g, HEAD]
     while k >= 0:
-        size, mult = seating.item[SIZE, k], seating.item[MULT, k]
+        size, mult = seating.item[k, SIZE], seating.item[k, MULT]
         total += mult * (math.lgamma(size - d) - math.lgamma(1.0 - d))
-        k = seating.item[NEXT, k]
+        k = seating.item[k, NEXT]
     return total
 
 
 @kernel
 def log_restaurant_term(alpha, discount, customers, tables):
-    """log of Π_{i<T} (α + i·d) / α^(n): the rest of a restaurant's seating probability, given
-    its n customers and T tables (T log α − log α^(n) for the DP)."""
-    total = -(math.lgamma(alpha + customers) - math.lgamma(alpha))
+    """log of Π_{0<i<T} (α + i·d) / (α + 1)^(n−1): the rest of a restaurant's seating
+    probability, given its n customers and T tables. The first customer's factor α/α is
+    cancelled, so the form holds for a Pitman-Yor α ∈ (−d, 0] too."""
+    if customers == 0:
+        return 0.0
+    total = -(math.lgamma(alpha + customers) - math.lgamma(alpha + 1.0))
     if discount == 0.0:
-        return total + tables * math.log(alpha)
-    for i in range(tables):
+        return total + (tables - 1) * math.log(alpha)
+    for i in range(1, tables):
         total += math.log(alpha + i * discount)
     return total
 
@@ -299,10 +314,10 @@ def log_restaurant_term(alpha, discount, customers, tables):
 def table_sizes(seating, g):
     """Group g's table sizes, sorted (a canonical form of its seating, for tests and pages)."""
     sizes = []
-    k = int(seating.group[HEAD, g])
+    k = int(seating.group[g, HEAD])
     while k >= 0:
-        sizes += [int(seating.item[SIZE, k])] * int(seating.item[MULT, k])
-        k = int(seating.item[NEXT, k])
+        sizes += [int(seating.item[k, SIZE])] * int(seating.item[k, MULT])
+        k = int(seating.item[k, NEXT])
     return sorted(sizes)
 
 
@@ -312,6 +327,6 @@ def bytes_in_use(seating):
     of tables, links). The per-group counts are the same for both and left out."""
     live = int(seating.counts[LIVE])
     if seating.counts[KIND] == EXPLICIT:
-        customers = int(seating.group[CUSTOMERS].sum())
+        customers = int(seating.group[:, CUSTOMERS].sum())
         return 8 * (3 * live + customers)
     return 8 * 4 * live

@@ -14,6 +14,9 @@ A case gives
 - ``value_offset``: ``model.values`` minus the interface's site value (get_value): 0 when the
   model writes site values, 1 for the HMM (states 1 … K for site values 0 … K − 1);
 - ``init``: keyword arguments of ``model.new_state`` for a random start;
+- ``log_marginal(model, values)``: the model's own log-probability of an analysis, which the
+  exact posterior must equal up to a constant: ``loglik`` by default; for a model whose
+  analyses carry seats, its exact sum over them;
 - ``reseats``: whether the model's choices carry seats that its moves draw afresh (the
   interface's ``reseats``), so that re-adding an analysis need not restore its probability;
 - ``draws`` and ``thin``: how many states the exact tests count, and how many sweeps apart.
@@ -27,11 +30,12 @@ from typing import Callable
 
 import numpy as np
 
+from engine.models.bigram_usm import BigramModel
 from engine.models.hmm import HmmModel
 from engine.models.toy import ToyModel
 from engine.models.usm import UsmModel
-from tests.statistical.exact import (hmm_exact_p, tag_index, toy_assignments, toy_exact_p,
-                                     usm_exact_p, z_index)
+from tests.statistical.exact import (bigram_exact_p, hmm_exact_p, tag_index, toy_assignments,
+                                     toy_exact_p, usm_exact_p, z_index)
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class Case:
     thin: int = 4
     burn_in: int = 50
     reseats: bool = False
+    log_marginal: Callable = lambda model, values: model.loglik(model.state_from_values(values))
 
 
 # --- the toy: n copies of `ab`, 2^6 analyses -----------------------------------------------------
@@ -86,6 +91,27 @@ def _usm_case():
         thin=6)
 
 
+# --- the bigram model: its marginal over segmentations, seatings summed out ----------------------
+BIGRAM_TEXTS = ("abb", "ba", "abab")  # 6 sites, 64 segmentations, 23 of them above 1%
+BIGRAM_HYPER = dict(alpha0=10.0, alpha1=5.0, p_boundary=0.5, p_utterance=0.5)
+
+
+def _bigram_case():
+    n_sites = sum(len(t) - 1 for t in BIGRAM_TEXTS)
+    return Case(
+        tiny=lambda: BigramModel(BIGRAM_TEXTS, **BIGRAM_HYPER),
+        exact_p=cache(lambda power=1.0: bigram_exact_p(BIGRAM_TEXTS, power, **BIGRAM_HYPER)),
+        analyses=lambda: toy_assignments(n_sites),
+        row=z_index,
+        # the invariants on the other representation (tests/statistical tests both exactly)
+        large=lambda: BigramModel(usm_large_corpus(), alpha0=5.0, alpha1=2.0,
+                                  seating="explicit"),
+        reseats=True,
+        log_marginal=lambda model, values: model.exact_log_marginal(
+            model.state_from_values(values).bound),
+        thin=4)
+
+
 # --- part-of-speech tagging: the sentences of tests/statistical/test_hmm_samplers_exact.py -------
 HMM_SENTENCES = (("a", "b", "a"), ("a", "b"))  # 5 tokens, K = 2: 32 taggings
 HMM_STATES = 2
@@ -117,4 +143,4 @@ def _hmm_case():
         thin=8)
 
 
-CASES = {"toy": _toy_case(), "usm": _usm_case(), "hmm": _hmm_case()}
+CASES = {"toy": _toy_case(), "usm": _usm_case(), "bigram": _bigram_case(), "hmm": _hmm_case()}

@@ -3,6 +3,7 @@
 Everything here is computed independently of the engine: g(m) from eq. 1 with scipy's gammaln,
 the USM from its predictive probabilities with plain dictionaries.
 """
+import functools
 import itertools
 import math
 
@@ -89,6 +90,61 @@ def usm_exact_p(texts, power=1.0, **hyper):
     n_symbols = len(set("".join(texts)))
     log_p = power * np.array([usm_log_p(split_by_bits(texts, b), n_symbols=n_symbols, **hyper)
                               for b in bits])
+    return np.exp(log_p - logsumexp(log_p))
+
+
+# --- the HDP bigram segmentation model, summed over its seatings from its definition -------------
+def bigram_log_p(utterances, alpha0, alpha1, p_boundary, p_utterance, n_symbols):
+    """log p(segmentation) under the HDP bigram model (SPEC §6): every customer — each word in
+    the restaurant of the word before it (`$` at an utterance's start), and the `$` that ends
+    each utterance — joins one of its word's tables in that restaurant with probability
+    n⟨r,w⟩ / (n_r + α₁) (summed over those tables) or opens one with α₁ P₁(w) / (n_r + α₁),
+    P₁(w) = (t_w + α₀ P₀(w)) / (t + α₀); summed over every sequence of such choices, in corpus
+    order, with plain dictionaries (the choices' effect is carried by table counts alone)."""
+    customers = []
+    for words in utterances:
+        context = "$"
+        for word in list(words) + ["$"]:
+            customers.append((context, word))
+            context = word
+
+    def log_p0(word):
+        if word == "$":
+            return math.log(alpha0 * p_utterance)
+        return (math.log(alpha0 * (1 - p_utterance) * p_boundary)
+                + (len(word) - 1) * math.log(1 - p_boundary) - len(word) * math.log(n_symbols))
+
+    @functools.lru_cache(maxsize=None)
+    def rest(i, tables):
+        """log Σ over the choices of customers i… given the tables per pair so far."""
+        if i == len(customers):
+            return 0.0
+        pair_tables = dict(tables)
+        r, w = customers[i]
+        n_pair = sum(1 for c in customers[:i] if c == (r, w))
+        n_r = sum(1 for c in customers[:i] if c[0] == r)
+        t_w = sum(t for (_, dish), t in tables if dish == w)
+        t = sum(t for _, t in tables)
+        p1 = (t_w + math.exp(log_p0(w))) / (t + alpha0)
+        options = []
+        if n_pair:
+            options.append(math.log(n_pair / (n_r + alpha1)) + rest(i + 1, tables))
+        opened = dict(pair_tables)
+        opened[(r, w)] = opened.get((r, w), 0) + 1
+        options.append(math.log(alpha1 * p1 / (n_r + alpha1))
+                       + rest(i + 1, tuple(sorted(opened.items()))))
+        return float(logsumexp(options))
+
+    return rest(0, ())
+
+
+def bigram_exact_p(texts, power=1.0, **hyper):
+    """p(segmentation | texts)^power under the bigram model, normalised over all 2^|S|
+    segmentations, indexed by the sites' bits (as ``usm_exact_p``)."""
+    n_sites = sum(len(t) - 1 for t in texts)
+    n_symbols = len(set("".join(texts)))
+    log_p = power * np.array([bigram_log_p(split_by_bits(texts, b), n_symbols=n_symbols, **hyper)
+                              for b in toy_assignments(n_sites)])
     return np.exp(log_p - logsumexp(log_p))
 
 
