@@ -14,3 +14,10 @@ session's sweeps then run on any free core instead of queueing behind one anothe
 from numba import njit
 
 kernel = njit(cache=True, _nrt=False, nogil=True)
+
+inline = njit(inline="always", _nrt=False)
+"""A helper Numba inlines into its callers (at the level of its IR). A call that is not inlined
+passes every array of a model's state, ~7 words each: ~25 ns a call, several times that at
+some call sites, and LLVM stops inlining small kernels once their caller has grown. A model's
+per-site helpers are therefore ``inline``; what they rarely need is a ``kernel`` call. Each
+returns once, at its end, which is what Numba's inliner handles best."""

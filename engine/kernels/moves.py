@@ -7,11 +7,10 @@ Annealing is the inverse temperature ``inv_temp`` (1.0 = plain sampling); TYPE-g
 """
 
 import numpy as np
-from numba import njit
 
 from engine.core.draw import (draw_log_weights, draw_weights, random_index, random_permutation,
                               random_subset)
-from engine.core.jit import kernel
+from engine.core.jit import inline, kernel
 from engine.core.sort import sort_prefix
 from engine.kernels.interface import (add_site, block_candidates, block_delta, conflicts,
                                       get_value, n_sites, n_values, remove_site, reseats,
@@ -20,11 +19,6 @@ from engine.kernels.interface import (add_site, block_candidates, block_delta, c
 # Terms of g(m) one block may need (eq. 9): a few outcomes and rows per site value.
 MAX_DELTA_TERMS = 64
 
-# A call that is not inlined passes every array of the model's state (~7 words each): ~25 ns a
-# call and, at some call sites, several times that (measured with the segmentation model's
-# state). The helpers of a TYPE move that take the state are therefore inlined by Numba itself,
-# so the only such calls left are the model's own functions. Each returns once, at its end.
-inline = njit(inline="always", _nrt=False)
 
 
 @kernel

@@ -34,10 +34,9 @@ is taken as log α₀P₀(w).
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from engine.core import keyed_lists
-from engine.core.jit import kernel
+from engine.core.jit import inline, kernel
 from engine.core.special import log_rising
 from engine.core.word_hash import HASH_BASE, KEYED_LENGTHS, same_symbols, word_key
 from engine.core.word_hash import fill_prefix_hashes  # noqa: F401 (the model's hashes)
@@ -113,12 +112,6 @@ LINEAR_MIN = 1e-120
 
 implements = for_state(UsmState)
 
-# The helpers a site's work is made of are inlined by Numba itself: LLVM stops inlining them once
-# their caller has grown, and a call that is not inlined passes every array of the state (~7
-# words each: ~25 ns a call, and several times that at some call sites). What they rarely need
-# (a new table entry, a flipped boundary, a word too long for linear arithmetic) is a call.
-# Each returns once, at its end, which is what Numba's inliner handles best.
-inline = njit(inline="always", _nrt=False)
 
 
 @inline
