@@ -32,7 +32,7 @@ class Row:
 
     def cells(self):
         if self.target is None:
-            goal = "(see the ratio)"
+            goal = "(reported)"
         elif self.band:
             goal = f"{self.band[0]:g} … {self.band[1]:g} {self.unit}"
         else:

@@ -17,14 +17,14 @@ RACE_SECONDS = 10.0
 CHECKPOINTS = (0.5, 1.0, 2.0, 5.0, 10.0)
 
 
-def sweep_time(model, name, eta, target):
+def sweep_time(model, name, eta, target, label="br-phono"):
     """Median sweep time after 20 sweeps of burn-in (the first sweeps from η = 1 or 0.5 do
     more work than a chain's typical sweep)."""
     rng = make_rng(1)
     state = model.new_state(rng, eta=eta)
     sampler = make_sampler(name)
     seconds = median_seconds(lambda: sampler.sweep(rng, state), repeats=30, warmup=20)
-    return Row(f"{name.upper()} sweep, br-phono", seconds * 1e3, target, "ms",
+    return Row(f"{name.upper()} sweep, {label}", seconds * 1e3, target, "ms",
                f"median of sweeps 21–50 from η = {eta}; {model.n_sites:,} sites, "
                f"{len(model.texts):,} utterances")
 

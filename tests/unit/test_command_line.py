@@ -10,6 +10,7 @@ import pytest
 
 from datasets.segmented import load_segmented
 from datasets.tagged import load_tagged
+from engine.models.bigram_usm import BigramModel
 from engine.models.toy import ToyModel
 from engine.models.usm import UsmModel
 
@@ -290,3 +291,43 @@ def test_race_refuses_bad_arguments_in_one_line(tmp_path, args, message):
     done = engine("race", "--model", "toy", "--sweeps", 4, "--out", tmp_path / "x", *args)
     assert done.returncode == 2 and message in done.stderr
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("sampler, seating", [("token", "histogram"), ("anneal", "explicit"),
+                                              ("sentence", "histogram")])
+def test_bigram_run_writes_tables_and_scores_its_output(tmp_path, sampler, seating):
+    trace, samples, output = tmp_path / "t.csv", tmp_path / "s.txt", tmp_path / "seg.txt"
+    options = ("--alpha0", 50, "--alpha1", 5, "--p-boundary", 0.3, "--p-utterance", 0.4,
+               "--seating", seating)
+    done = engine("run", "--model", "bigram", "--data", NURSERY, "--sampler", sampler,
+                  "--sweeps", 3, "--seed", 4, "--eta", 0.5, *options, "--trace", trace,
+                  "--samples", samples, "--output", output)
+    assert done.returncode == 0, done.stderr
+    frame = pd.read_csv(trace)
+    assert list(frame.sweep) == [0, 1, 2, 3] and (frame.tables > 0).all()
+    assert (frame.tables <= frame.words + len(load_segmented(NURSERY).texts)).all()
+    lines = samples.read_text().splitlines()
+    n_sites = sum(len(t) - 1 for t in load_segmented(NURSERY).texts)
+    assert len(lines) == 3 and all(len(line.split(" ")) == n_sites for line in lines)
+    # score seats the analysis's customers afresh (sequential seating): the measures are the
+    # run's last, the joint log-probability that of the same segmentation with that seating
+    scored = json.loads(engine("score", "--model", "bigram", "--data", NURSERY, "--analysis",
+                               output, *options).stdout)
+    assert scored["token_f"] == pytest.approx(frame.token_f.iloc[-1], rel=1e-12)
+    model = BigramModel.from_corpus(load_segmented(NURSERY), alpha0=50, alpha1=5,
+                                    p_boundary=0.3, p_utterance=0.4, seating=seating)
+    state = model.state_from_values(np.array(lines[-1].split(" "), dtype=int))
+    assert scored["loglik"] == pytest.approx(model.loglik(state), rel=1e-12)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--sampler", "type"], "the bigram model has no type sampler"),
+    (["--sampler", "token", "--alpha1", 0], "--alpha1: must be between"),
+    (["--sampler", "token", "--p-utterance", 1], "--p-utterance: must be between"),
+    (["--sampler", "token", "--seating", "tree"], "--seating must be one of explicit, histogram"),
+])
+def test_bigram_refuses_bad_options_in_one_line(tmp_path, args, says):
+    done = engine("run", "--model", "bigram", "--data", NURSERY, "--sweeps", 1,
+                  "--trace", tmp_path / "t.csv", *args)
+    assert done.returncode == 2 and says in done.stderr, done.stderr
+    assert not (tmp_path / "t.csv").exists()
