@@ -11,5 +11,6 @@ st.navigation([
     st.Page("pages/type_blocks.py", title="Type blocks", icon=":material/view_module:"),
     st.Page("pages/word_segmentation.py", title="Word segmentation", icon=":material/segment:"),
     st.Page("pages/tag_trajectories.py", title="HMM tag trajectories", icon=":material/label:"),
+    st.Page("pages/restaurants.py", title="Restaurants", icon=":material/restaurant:"),
     st.Page("pages/sampler_race.py", title="Sampler race", icon=":material/monitoring:"),
 ]).run()

@@ -34,9 +34,9 @@ st.markdown(
 st.page_link("pages/word_segmentation.py", label="Word segmentation",
              icon=":material/segment:")
 st.markdown(
-    "The unigram word-segmentation model on a corpus of child-directed speech (built in, "
-    "synthetic, or yours): TOKEN, TYPE, TOKEN-anneal, TYPE-greedy and SENTENCE race from the "
-    "same start, with log-probability and F against engine time (Fig. 5), the segmentation "
+    "The unigram or the bigram word-segmentation model on a corpus of child-directed speech "
+    "(built in, synthetic, or yours): TOKEN, TYPE, TOKEN-anneal, TYPE-greedy and SENTENCE "
+    "(the bigram model: TOKEN, TOKEN-anneal, SENTENCE) race from the same start, with log-probability and F against engine time (Fig. 5), the segmentation "
     "coloured correct / spurious / missed, and the lexicon each sampler has found.")
 st.page_link("pages/tag_trajectories.py", label="HMM tag trajectories", icon=":material/label:")
 st.markdown(
@@ -44,6 +44,13 @@ st.markdown(
     "synthetic from a known HMM, or your CoNLL-U / word/TAG file): heatmaps of every token's "
     "state pass by pass for TOKEN and TYPE side by side, one word's states over time, accuracy "
     "and log-probability for all five samplers, and the states-against-tags confusion matrix.")
+st.page_link("pages/restaurants.py", label="Restaurants", icon=":material/restaurant:")
+st.markdown(
+    "The Chinese restaurant behind the Dirichlet and Pitman-Yor processes, filling up customer "
+    "by customer, with its seating kept both explicitly and as the histogram of table sizes "
+    "(Blunsom et al. 2009); then the note's Figure 2 on a corpus you pick: the expected number "
+    "of tables against word frequency, Antoniak's and GGJ06's approximations, and why the "
+    "bigram segmentation model must count its tables.")
 st.page_link("pages/sampler_race.py", label="Sampler race", icon=":material/monitoring:")
 st.markdown(
     "Diagnose mixing on any model and any corpus (yours too): several chains of every sampler "

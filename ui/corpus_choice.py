@@ -46,6 +46,25 @@ def uploaded(data, name):
     return read_segmented(data, name)
 
 
+def choose_corpus_synthetic(key):
+    """The synthetic corpus's sliders; the SegmentedCorpus, or None after saying why not."""
+    n = st.slider("Utterances", 20, 2000, step=20, key=f"{key}_syn_n")
+    lexicon = st.slider("Lexicon size", 5, 500, key=f"{key}_syn_lex")
+    symbols = st.slider("Symbols", 2, 26, key=f"{key}_syn_sym")
+    exponent = st.slider("Zipf exponent", 0.5, 2.0, step=0.1, key=f"{key}_syn_s")
+    seed = st.number_input("Corpus seed", 0, 2**31 - 1, key=f"{key}_syn_seed")
+    return generated(synthetic, n, lexicon, symbols, exponent, int(seed))
+
+
+def generated(make, *settings):
+    """``make(*settings)``, or None after saying why the generator refused the settings."""
+    try:
+        return make(*settings)
+    except ValueError as err:
+        st.error(f"Cannot make this corpus: {err}")
+        return None
+
+
 def choose_corpus(key):
     """Sidebar widgets; return the chosen SegmentedCorpus, or None when the choice is unusable
     (an error has been shown)."""
@@ -53,16 +72,7 @@ def choose_corpus(key):
     if source == "builtin":
         return builtin()
     if source == "synthetic":
-        n = st.slider("Utterances", 20, 2000, step=20, key=f"{key}_syn_n")
-        lexicon = st.slider("Lexicon size", 5, 500, key=f"{key}_syn_lex")
-        symbols = st.slider("Symbols", 2, 26, key=f"{key}_syn_sym")
-        exponent = st.slider("Zipf exponent", 0.5, 2.0, step=0.1, key=f"{key}_syn_s")
-        seed = st.number_input("Corpus seed", 0, 2**31 - 1, key=f"{key}_syn_seed")
-        try:
-            return synthetic(n, lexicon, symbols, exponent, int(seed))
-        except ValueError as err:
-            st.error(f"Cannot make this corpus: {err}")
-            return None
+        return choose_corpus_synthetic(key)
     file = st.file_uploader("Plain segmented text: one utterance per line, words separated by "
                             "spaces", type=["txt"], key=f"{key}_upload")
     if file is None:
@@ -127,11 +137,7 @@ def choose_tagged_corpus(key):
         sparsity = st.select_slider("Sparsity (Dirichlet parameter)", SPARSITIES,
                                     key=f"{key}_syn_s")
         seed = st.number_input("Corpus seed", 0, 2**31 - 1, key=f"{key}_syn_seed")
-        try:
-            return synthetic_tagged(n, states, vocabulary, sparsity, int(seed))
-        except ValueError as err:
-            st.error(f"Cannot make this corpus: {err}")
-            return None
+        return generated(synthetic_tagged, n, states, vocabulary, sparsity, int(seed))
     file_format = st.selectbox("Format", list(TAGGED_FORMATS), format_func=TAGGED_FORMATS.get,
                                key=f"{key}_format")
     lowercase = st.checkbox("Lowercase the words", key=f"{key}_lower")
@@ -189,3 +195,52 @@ def all_picker_settings():
     return tuple(replace(setting, name=f"{picker.code}_{setting.name}")
                  for picker in PICKERS.values() for setting in picker.settings)
 
+
+
+# --- a corpus of words (the Restaurants lesson's Figure 2): segmented or tagged, words only ---
+WORD_SOURCES = {"nursery": "Built-in: nursery talk", "tagged": "Built-in: simple sentences",
+                "synthetic": "Synthetic (Zipf lexicon)",
+                "upload": "Upload: plain segmented text or CoNLL-U"}
+WORD_SETTINGS = (
+    Setting("source", "nursery", str, "the corpus", choices=tuple(WORD_SOURCES)),
+    *SEGMENTED_SETTINGS[1:],
+)
+
+
+@dataclass(frozen=True)
+class WordCorpus:
+    """Sentences (utterances) as tuples of words, and a name for the user."""
+
+    name: str
+    sentences: tuple
+
+
+def choose_word_corpus(key):
+    """Sidebar widgets; the chosen WordCorpus, or None after showing why it is unusable. An
+    upload ending in .conllu is read as CoNLL-U (its FORM column), any other as plain
+    segmented text."""
+    source = st.radio("Corpus of words", list(WORD_SOURCES), format_func=WORD_SOURCES.get,
+                      key=f"{key}_source")
+    if source == "nursery":
+        corpus = builtin()
+        return WordCorpus(corpus.name, corpus.utterances)
+    if source == "tagged":
+        corpus = tagged_builtin_corpus()
+        return WordCorpus(corpus.name, corpus.sentences)
+    if source == "synthetic":
+        segmented = choose_corpus_synthetic(key)
+        return None if segmented is None else WordCorpus(segmented.name, segmented.utterances)
+    file = st.file_uploader("Plain segmented text (one utterance per line, words separated by "
+                            "spaces) or CoNLL-U", type=["txt", "conllu"], key=f"{key}_upload")
+    if file is None:
+        st.info("Choose a file to upload.")
+        return None
+    try:
+        if file.name.lower().endswith(".conllu"):
+            corpus = uploaded_tagged(file.getvalue(), file.name, "conllu", False)
+            return WordCorpus(corpus.name, corpus.sentences)
+        corpus = uploaded(file.getvalue(), file.name)
+        return WordCorpus(corpus.name, corpus.utterances)
+    except CorpusError as err:
+        st.error(f"Cannot read {file.name}: {err}")
+        return None

@@ -8,6 +8,7 @@ so Pause answers within a tick and a class of sessions on one server shares the 
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -21,7 +22,7 @@ CLOCK_HELP = ("**Equal passes**: every sampler advances the same number of passe
               "(a slow sampler holds the others back). **Equal engine time**: every sampler "
               "gets the same milliseconds of engine time per tick, so a fast sampler does more "
               "passes (Liang et al.'s Fig. 5 compares samplers so).")
-KEYS_HINT = "Keys: **Space** play / pause · **→** one pass · **0** reset"
+KEYS_HINT = "Keys: **Space** play / pause · **→** one {step} · **0** reset"
 
 # the engine time every playing session together may use, as a share of the machine's wall
 # time: a class of sessions on one server then leaves room for new pages and Step clicks
@@ -67,9 +68,27 @@ def _set_playing(playing_key, playing):
     st.session_state[playing_key] = playing
 
 
-def controls(key, on_reset):
+@dataclass(frozen=True)
+class Wording:
+    """What one step is called on a page (a race's pass, a restaurant's customer), and whether
+    it offers the clock (a race of samplers does; one restaurant has nothing to compare)."""
+
+    step: str = "pass"
+    step_help: str = "one pass of every chain"
+    speed: str = "Speed: passes per second, each sampler"
+    finished: str = ("The run has reached its {total:,} passes: raise **Passes per run** to go "
+                     "on, or **Reset** to watch it again.")
+    clock: bool = True
+
+
+RACE = Wording()
+
+
+def controls(key, on_reset, wording=RACE):
     """The buttons, the clock and the speed (keys ``{key}_speed``, ``{key}_clock``, restored
-    with the page's settings); ``on_reset`` rebuilds the race."""
+    with the page's settings); ``on_reset`` rebuilds the race (or whatever the page plays:
+    an object with ``sweep(steps)``, ``tick(clock, steps, budget)``, ``finished`` and
+    ``total_sweeps``)."""
     playing_key = f"{key}_playing"
     race = st.session_state.get(f"{key}_race")
     playing = st.session_state.get(playing_key, False)
@@ -82,24 +101,26 @@ def controls(key, on_reset):
                disabled=done and not playing, type="primary",
                on_click=_set_playing, args=(playing_key, not playing))
     if row.button("Step", key=f"{key}_step", icon=":material/skip_next:", shortcut="Right",
-                  disabled=done or playing, help="one pass of every chain"):
+                  disabled=done or playing, help=wording.step_help):
         race.sweep(1)
     if row.button("Reset", key=f"{key}_reset", icon=":material/replay:", shortcut="0",
                   help="the same settings and seed, from pass 0"):
         st.session_state[playing_key] = False
         on_reset()
-    clock = row.segmented_control("Clock", list(CLOCKS), format_func=CLOCKS.get,
-                                  key=f"{key}_clock", help=CLOCK_HELP, width="content")
-    row.select_slider("Speed: passes per second, each sampler", SPEEDS, key=f"{key}_speed",
+    clock = None
+    if wording.clock:
+        clock = row.segmented_control("Clock", list(CLOCKS), format_func=CLOCKS.get,
+                                      key=f"{key}_clock", help=CLOCK_HELP, width="content")
+    row.select_slider(wording.speed, SPEEDS, key=f"{key}_speed",
                       disabled=clock == "time", width=260,
                       help="a ceiling: a tick never sweeps for more than "
                            f"{TICK_SECONDS * 1000:.0f} ms, so slow samplers may go slower; "
                            "with equal engine time every tick uses all of it")
     race = st.session_state.get(f"{key}_race")
     if race is not None and race.finished:
-        st.caption(f"The run has reached its {race.total_sweeps:,} passes: raise **Passes per "
-                   "run** to go on, or **Reset** to watch it again.")
-    st.container(key=f"{key}_keys_hint").caption(KEYS_HINT)  # the key: phones hide it
+        st.caption(wording.finished.format(total=race.total_sweeps))
+    # the key: phones hide it
+    st.container(key=f"{key}_keys_hint").caption(KEYS_HINT.format(step=wording.step))
 
 
 def live(key, draw, advances=True):

@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from engine.core.jit import inline, kernel
+from engine.core.jit import kernel
 
 EXPLICIT, HISTOGRAM = 0, 1
 REPRESENTATIONS = {"explicit": EXPLICIT, "histogram": HISTOGRAM}
@@ -77,7 +77,7 @@ def new_seating(representation, n_groups, n_items, n_customers, discount=0.0):
 
 
 # --- the item pool and the groups' lists ---------------------------------------------------------
-@inline
+@kernel
 def take_item(seating):
     """A free item (the top of the stack)."""
     seating.counts[FREE_TOP] -= 1
@@ -85,7 +85,7 @@ def take_item(seating):
     return seating.free[seating.counts[FREE_TOP]]
 
 
-@inline
+@kernel
 def give_back(seating, g, k):
     """Unlink item k from group g's list and free it."""
     item = seating.item
@@ -101,7 +101,7 @@ def give_back(seating, g, k):
     seating.counts[LIVE] -= 1
 
 
-@inline
+@kernel
 def insert_item(seating, g, size, before, after):
     """A new item of one table with ``size`` customers between items ``before`` and ``after``
     of group g's list (−1: the list's start or end); return it."""
@@ -117,7 +117,7 @@ def insert_item(seating, g, size, before, after):
     return k
 
 
-@inline
+@kernel
 def one_fewer(seating, g, k):
     """Take one table from item k (freeing it when none is left)."""
     seating.item[k, MULT] -= 1
@@ -126,81 +126,78 @@ def one_fewer(seating, g, k):
 
 
 # --- a table opens, grows, shrinks -----------------------------------------------------------------
-@inline
+@kernel
 def open_table(seating, g):
     """A new table of one customer in group g; return its item."""
     seating.group[g, TABLES] += 1
-    k = seating.group[g, HEAD]
-    if seating.counts[KIND] == HISTOGRAM and k >= 0 and seating.item[k, SIZE] == 1:
-        seating.item[k, MULT] += 1
-    else:
-        k = insert_item(seating, g, 1, -1, k)
-    return k
+    head = seating.group[g, HEAD]
+    if seating.counts[KIND] == HISTOGRAM and head >= 0 and seating.item[head, SIZE] == 1:
+        seating.item[head, MULT] += 1
+        return head
+    return insert_item(seating, g, 1, -1, head)
 
 
-@inline
+@kernel
 def grow(seating, g, k):
     """One more customer at a table of item k; return the item now holding that table."""
     item = seating.item
     size = item[k, SIZE] + 1
-    bigger = k
     if seating.counts[KIND] == EXPLICIT:
         item[k, SIZE] = size
+        return k
+    after = item[k, NEXT]
+    if after >= 0 and item[after, SIZE] == size:
+        item[after, MULT] += 1
+        bigger = after
     else:
-        after = item[k, NEXT]
-        if after >= 0 and item[after, SIZE] == size:
-            item[after, MULT] += 1
-            bigger = after
-        else:
-            bigger = insert_item(seating, g, size, k, after)
-        one_fewer(seating, g, k)
+        bigger = insert_item(seating, g, size, k, after)
+    one_fewer(seating, g, k)
     return bigger
 
 
-@inline
+@kernel
 def shrink(seating, g, k):
     """One customer fewer at a table of item k (the table closes when it empties); return the
     item now holding that table, or −1 when it closed."""
     item = seating.item
     size = item[k, SIZE] - 1
-    smaller = k
     if size == 0:
         seating.group[g, TABLES] -= 1
         one_fewer(seating, g, k)
-        smaller = -1
-    elif seating.counts[KIND] == EXPLICIT:
+        return -1
+    if seating.counts[KIND] == EXPLICIT:
         item[k, SIZE] = size
+        return k
+    before = item[k, PREV]
+    if before >= 0 and item[before, SIZE] == size:
+        item[before, MULT] += 1
+        smaller = before
     else:
-        before = item[k, PREV]
-        if before >= 0 and item[before, SIZE] == size:
-            item[before, MULT] += 1
-            smaller = before
-        else:
-            smaller = insert_item(seating, g, size, before, k)
-        one_fewer(seating, g, k)
+        smaller = insert_item(seating, g, size, before, k)
+    one_fewer(seating, g, k)
     return smaller
 
 
 # --- drawing tables --------------------------------------------------------------------------------
-@inline
+@kernel
 def existing_weight(seating, g):
     """Σ over group g's tables of (SIZE − d): the weight of joining any existing table."""
     return seating.group[g, CUSTOMERS] - seating.discount[0] * seating.group[g, TABLES]
 
 
-@inline
+@kernel
 def pick_item(seating, g, r, discount):
     """The item whose tables hold the point r ∈ [0, Σ MULT·(SIZE − discount)) of group g."""
     item = seating.item
     k = seating.group[g, HEAD]
-    r -= item[k, MULT] * (item[k, SIZE] - discount)
-    while r >= 0.0 and item[k, NEXT] >= 0:
-        k = item[k, NEXT]
+    while True:
         r -= item[k, MULT] * (item[k, SIZE] - discount)
-    return k
+        if r < 0.0 or item[k, NEXT] < 0:
+            return k
+        k = item[k, NEXT]
 
 
-@inline
+@kernel
 def seat_at(rng, seating, g, c, new):
     """Seat customer c in group g: at a new table when ``new``, else at an existing table drawn
     with weight SIZE − d. Return the size of the customer's table after it sat (1: opened)."""
@@ -215,7 +212,7 @@ def seat_at(rng, seating, g, c, new):
     return seating.item[k, SIZE]
 
 
-@inline
+@kernel
 def seat(rng, seating, g, c, new_weight):
     """Seat customer c in group g by the restaurant's rule: an existing table k with weight
     SIZE_k − d, a new one with ``new_weight``. Return the size of its table (1: opened)."""
@@ -225,7 +222,7 @@ def seat(rng, seating, g, c, new_weight):
                    old <= 0.0 or rng.random() * (old + new_weight) < new_weight)
 
 
-@inline
+@kernel
 def unseat(rng, seating, g, c):
     """Customer c leaves group g: from its own table (explicit) or from a table drawn in
     proportion to its size (histogram, by exchangeability). Return the size that table had
@@ -241,7 +238,7 @@ def unseat(rng, seating, g, c):
 
 
 # --- undoing exactly -------------------------------------------------------------------------------
-@inline
+@kernel
 def item_of_size(seating, g, size):
     """Group g's item with tables of ``size`` customers (histogram)."""
     k = seating.group[g, HEAD]
@@ -250,7 +247,7 @@ def item_of_size(seating, g, size):
     return k
 
 
-@inline
+@kernel
 def unseat_exact(seating, g, c, size):
     """Undo ``seat`` of customer c (which returned ``size``), the operations since undone."""
     if seating.counts[KIND] == EXPLICIT:
@@ -261,14 +258,14 @@ def unseat_exact(seating, g, c, size):
     seating.group[g, CUSTOMERS] -= 1
 
 
-@inline
+@kernel
 def table_of(seating, c):
     """The table (item) customer c sits at (explicit), −1 for the histogram: what
     ``reseat_exact`` needs besides the size, read before ``unseat``."""
     return seating.seat_of[c] if seating.counts[KIND] == EXPLICIT else -1
 
 
-@inline
+@kernel
 def reseat_exact(seating, g, c, size, k):
     """Undo ``unseat`` of customer c, which returned ``size`` from the table (item) k that
     ``table_of`` gave before it; the operations since undone. It sits at that table again,

@@ -100,9 +100,7 @@ class BigramState(namedtuple("BigramState", [
     __slots__ = ()
 
 
-# token_weights is a call: its helpers are inlined into it, and Numba miscompiled the moves
-# with that inlined into them in turn (a TOKEN sweep wrote out of bounds)
-implements = for_state(BigramState, inlined={"reseats"})
+implements = for_state(BigramState)
 
 
 @inline
@@ -112,25 +110,23 @@ def seating_of(state):
 
 
 # --- the lexicon ----------------------------------------------------------------------------------
-@inline
+@kernel
 def word_id(state, x, e):
     """The id of the word chars[x:e], or −1 when it has no tokens."""
     length = e - x
     used = state.counts[LEX_CAPACITY]
     keys, heads = state.lexicon[SLOT_KEY, :used], state.lexicon[SLOT_HEAD, :used]
     key = word_key(state.prefix, state.power, x, e)
-    found = -1
     slot = keyed_lists.find(keys, key)
     while slot >= 0:
         w = heads[slot]
         while w >= 0:
             if state.word[w, LENGTH] == length and same_symbols(state.chars, state.word[w, REP],
                                                                 x, length):
-                found, w = w, -1
-            else:
-                w = state.links[NEXT, w]
-        slot = -1 if found >= 0 else keyed_lists.find_next(keys, key, slot)
-    return found
+                return w
+            w = state.links[NEXT, w]
+        slot = keyed_lists.find_next(keys, key, slot)
+    return -1
 
 
 @kernel
@@ -164,13 +160,13 @@ def grown(table, capacity, spare):
                             spare[SLOT_KEY], spare[SLOT_HEAD], spare[SLOT_SIZE])
 
 
-@inline
+@kernel
 def add_token(state, x, e):
     """Count the word token chars[x:e]; return its id."""
     return count_token(state, x, e, word_id(state, x, e))
 
 
-@inline
+@kernel
 def count_token(state, x, e, w):
     """Count the word token chars[x:e] whose id ``word_id`` gave as w (negative: none, a new
     word); return its id."""
@@ -189,7 +185,7 @@ def count_token(state, x, e, w):
     return w
 
 
-@inline
+@kernel
 def remove_token(state, x, e):
     """Uncount the word token chars[x:e] (its customers gone already)."""
     w = state.occ[WORD_AT, x]
@@ -205,22 +201,16 @@ def remove_token(state, x, e):
     state.word[w, TOKENS] -= 1
     state.counts[WORDS] -= 1
     if state.word[w, TOKENS] == 0:
-        forget_word(state, w)
-
-
-@kernel
-def forget_word(state, w):
-    """Free the id of word w, whose last token is gone, and take it out of the lexicon."""
-    used = state.counts[LEX_CAPACITY]
-    keys, heads, sizes = (state.lexicon[SLOT_KEY, :used], state.lexicon[SLOT_HEAD, :used],
-                          state.lexicon[SLOT_SIZE, :used])
-    slot = keyed_lists.find(keys, state.word[w, KEY])
-    while not slot_holds(state, slot, w):
-        slot = keyed_lists.find_next(keys, state.word[w, KEY], slot)
-    keyed_lists.unlink(keys, heads, sizes, state.links[NEXT], state.links[PREV], slot, w)
-    state.word_free[state.counts[WORD_TOP]] = w
-    state.counts[WORD_TOP] += 1
-    state.counts[LIVE_WORDS] -= 1
+        used = state.counts[LEX_CAPACITY]
+        keys, heads, sizes = (state.lexicon[SLOT_KEY, :used], state.lexicon[SLOT_HEAD, :used],
+                              state.lexicon[SLOT_SIZE, :used])
+        slot = keyed_lists.find(keys, state.word[w, KEY])
+        while not slot_holds(state, slot, w):
+            slot = keyed_lists.find_next(keys, state.word[w, KEY], slot)
+        keyed_lists.unlink(keys, heads, sizes, state.links[NEXT], state.links[PREV], slot, w)
+        state.word_free[state.counts[WORD_TOP]] = w
+        state.counts[WORD_TOP] += 1
+        state.counts[LIVE_WORDS] -= 1
 
 
 @kernel
@@ -238,7 +228,7 @@ def pair_key(state, r, w):
     return r * state.word.shape[0] + w
 
 
-@inline
+@kernel
 def pair_id(state, r, w):
     """The id of the pair ⟨r, w⟩ (word ids), or −1 when it has no customers."""
     slot = keyed_lists.find(state.pairs[SLOT_KEY, :state.counts[PAIR_CAPACITY]],
@@ -246,18 +236,12 @@ def pair_id(state, r, w):
     return -1 if slot < 0 else state.pairs[SLOT_HEAD, slot]
 
 
-@inline
+@kernel
 def pair_for(state, r, w):
     """The id of the pair ⟨r, w⟩, made when new."""
     g = pair_id(state, r, w)
-    if g < 0:
-        g = new_pair(state, r, w)
-    return g
-
-
-@inline
-def new_pair(state, r, w):
-    """A new id for the pair ⟨r, w⟩, filed in the pairs' table."""
+    if g >= 0:
+        return g
     counts = state.counts
     # one slot per live pair: double at half the capacity
     if 2 * (state.pair_free.shape[0] - counts[PAIR_TOP] + 1) > counts[PAIR_CAPACITY]:
@@ -272,15 +256,10 @@ def new_pair(state, r, w):
     return g
 
 
-@inline
+@kernel
 def drop_pair_if_empty(state, g):
-    if state.seat_group[g, seats.CUSTOMERS] == 0:
-        forget_pair(state, g)
-
-
-@inline
-def forget_pair(state, g):
-    """Free pair id g, which has no customers left."""
+    if state.seat_group[g, seats.CUSTOMERS] > 0:
+        return
     r, w = state.pair_info[g, CONTEXT], state.pair_info[g, DISH]
     used = state.counts[PAIR_CAPACITY]
     p = state.pairs
@@ -297,14 +276,14 @@ def p1_numerator(state, w):
     return state.word[w, TABLES] + state.base[BASE, state.word[w, LENGTH]]
 
 
-@inline
+@kernel
 def new_table_weight(state, w):
     """α₁ P₁(w): the weight of a new table for dish w."""
     return (state.params[ALPHA1] * p1_numerator(state, w)
             / (state.counts[ALL_TABLES] + state.params[ALPHA0]))
 
 
-@inline
+@kernel
 def customer_arrives(rng, state, r, w, c, table):
     """Customer c of dish w comes into restaurant r: at a new table (table = 1), an existing
     one drawn by size (table = 0) or by the restaurant's rule (table = −1). Return the size of
@@ -318,7 +297,7 @@ def customer_arrives(rng, state, r, w, c, table):
     return size
 
 
-@inline
+@kernel
 def customer_leaves(rng, state, r, w, c):
     """Customer c of dish w leaves restaurant r; return the size its table had."""
     g = pair_id(state, r, w)
@@ -354,7 +333,7 @@ def counted_in(state, r, w, table_changed, sign):
         state.counts[ALL_TABLES] += sign
 
 
-@inline
+@kernel
 def predictive(state, r, w, length):
     """log P(dish | restaurant r) for a word of ``length`` symbols with id w (−1: no tokens),
     any seating summed out: log (n⟨r,w⟩ + α₁P₁(w)) / (n_r + α₁). r = −1: a context with no
@@ -363,14 +342,12 @@ def predictive(state, r, w, length):
     denominator = (state.word[r, CUSTOMERS] if r >= 0 else 0) + alpha1
     tables = state.word[w, TABLES] if w >= 0 else 0
     if tables == 0:  # no table anywhere, so no customer: α₁ α₀P₀ / (t + α₀), in logs
-        log_p = (math.log(alpha1) + state.base[LOG_BASE, length]
-                 - math.log((state.counts[ALL_TABLES] + alpha0) * denominator))
-    else:
-        g = pair_id(state, r, w) if r >= 0 else -1
-        n = state.seat_group[g, seats.CUSTOMERS] if g >= 0 else 0
-        p1 = (tables + state.base[BASE, length]) / (state.counts[ALL_TABLES] + alpha0)
-        log_p = math.log((n + alpha1 * p1) / denominator)
-    return log_p
+        return (math.log(alpha1) + state.base[LOG_BASE, length]
+                - math.log((state.counts[ALL_TABLES] + alpha0) * denominator))
+    g = pair_id(state, r, w) if r >= 0 else -1
+    n = state.seat_group[g, seats.CUSTOMERS] if g >= 0 else 0
+    p1 = (tables + state.base[BASE, length]) / (state.counts[ALL_TABLES] + alpha0)
+    return math.log((n + alpha1 * p1) / denominator)
 
 
 # --- words around a site ------------------------------------------------------------------------------
@@ -467,7 +444,7 @@ def rest_counts(state, i, r, w, rest_pairs, rest_customers, rest_tables):
     rest_pairs[i] = state.seat_group[g, seats.CUSTOMERS] if g >= 0 else 0
 
 
-@inline
+@kernel
 def site_hypotheses(state, a, p, e, w):
     """With site p's customers taken away: w[0] ∝ P(one word chars[a:e] | rest), w[1] ∝
     P(two words chars[a:p+1], chars[p+1:e] | rest), each summed over the new customers'
@@ -538,7 +515,7 @@ def site_span(state, s):
     return word_start(state.bound, p), p, word_end(state.bound, p + 1)
 
 
-@inline
+@kernel
 def take_away_site(rng, state, a, p, e):
     """Take away the customers and tokens of the word(s) in [a, e) (site p's boundary as it
     is), and the customer of what follows them."""
@@ -558,7 +535,7 @@ def take_away_site(rng, state, a, p, e):
         remove_token(state, a, e)
 
 
-@inline
+@kernel
 def put_site(rng, state, a, p, e, v, choice):
     """Give the taken-away span [a, e) one word (v = 0) or two (v = 1) and seat their customers
     in order: the first ones at a new table or an existing one as bit i of ``choice`` says, the

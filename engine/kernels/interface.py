@@ -146,9 +146,8 @@ def missing(state_class, names):
     return [name for name in names if name not in done]
 
 
-def for_state(state_class, inlined=INLINED):
-    """Decorator registering a model's njit implementation of interface function ``stub``;
-    those named in ``inlined`` are inlined into the moves at the IR level.
+def for_state(state_class):
+    """Decorator registering a model's njit implementation of interface function ``stub``.
 
     Usage::
 
@@ -166,7 +165,7 @@ def for_state(state_class, inlined=INLINED):
             typer.__name__ = f"{stub.__name__}_{state_class.__name__}"
             # numba checks that the typing function's parameters match the implementation's
             typer.__signature__ = inspect.signature(impl)
-            inline = "always" if stub.__name__ in inlined else "never"
+            inline = "always" if stub.__name__ in INLINED else "never"
             overload(stub, jit_options={"cache": True, "_nrt": False},  # see core.jit
                      inline=inline)(typer)
             IMPLEMENTED.setdefault(state_class, set()).add(stub.__name__)

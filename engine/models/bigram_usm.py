@@ -272,6 +272,26 @@ class BigramModel(SegmentationModel):
         return {pair: seats.table_sizes(seating, g)
                 for pair, g in self.groups_by_pair(state).items()}
 
+    def warm_lesson(self):
+        """Run the Restaurants lesson's kernels once: a lone restaurant filling up and both
+        samplers of the note's Figure 2."""
+        # imported here: engine.table_figure builds on this module
+        from engine import table_figure
+        from engine.core.arrivals import Arrivals
+        Arrivals([0.5, 0.5], 1.0, 0.5, seed=0, total=3).sweep(3)
+        table_figure.points([["ab", "a"], ["a"]], alphas=(1.0,), samples=1)
+
+    def mean_tables_per_word(self, state, rng, samples):
+        """{word: mean t_w} over ``samples`` Gibbs sweeps of the seating alone, the
+        segmentation fixed (the note's Fig. 2, circles: the base P₁ is inferred). Mutates the
+        seating."""
+        total = np.zeros(len(state.word))
+        for _ in range(samples):
+            kernels.reseat_sweep(rng, state)
+            total += state.word[:, kernels.TABLES]
+        return {self.word_text(state, w): total[w] / samples for w in self.live_ids(state)
+                if w != kernels.END}
+
     def tables_per_word(self, state):
         """{word: t_w} over the words with tables (the note's Fig. 2, circles)."""
         return {self.word_text(state, w): int(state.word[w, kernels.TABLES])

@@ -2,6 +2,8 @@
 passes (or moves), the chains stand in the order the name says. The runs are seeded, so these
 are exact replays of what a class sees, not statistical tests (except the toy's TYPE draws,
 which are independent draws from the exact posterior)."""
+import base64
+import json
 import math
 
 import numpy as np
@@ -64,6 +66,33 @@ def seg_anneal(race):
     assert last(race, "token") < last(race, "anneal") < last(race, "type")
 
 
+def seg_bigram_anneal(race):
+    assert last(race, "token") < last(race, "sentence") < last(race, "anneal")
+    assert last(race, "anneal", "token_f") > last(race, "token", "token_f") + 0.1
+
+
+def table_sizes(arrivals):
+    return sorted((len(customers) for _, customers in arrivals.table_list()), reverse=True)
+
+
+def rest_rich_get_richer(arrivals):
+    sizes = table_sizes(arrivals)
+    assert arrivals.customers == 200 and len(sizes) <= 10
+    assert sizes[0] + sizes[1] > 100  # two tables seat most of the room
+
+
+def rest_many_tables(arrivals):
+    assert arrivals.tables >= 30
+    assert all(sum(bins.values()) >= 2 for bins in arrivals.histogram_view().values())
+    assert len(arrivals.histogram_view()) == 4  # every dish served, each at several tables
+
+
+def rest_power_law(arrivals):
+    sizes = table_sizes(arrivals)
+    assert arrivals.tables >= 100 and np.median(sizes) == 1  # tables keep opening …
+    assert sizes[0] >= 20  # … while a few grow large: a heavy tail
+
+
 def hmm_type_wins(race):
     assert last(race, "type") > last(race, "token")
     assert last(race, "type", "acc_many_to_one") > last(race, "token", "acc_many_to_one") + 0.05
@@ -118,6 +147,14 @@ RACES = [
     ("pages/toy_posterior.py", "toy", "From the mode (m = 0): both stay", toy_mode),
     ("pages/word_segmentation.py", "seg", "TYPE escapes where TOKEN crawls", seg_type_escapes),
     ("pages/word_segmentation.py", "seg", "Annealing helps only a little", seg_anneal),
+    ("pages/word_segmentation.py", "seg", "Bigram model: annealing ends highest, TOKEN lowest",
+     seg_bigram_anneal),
+    ("pages/restaurants.py", "rest", "DP, α = 1: a few big tables (the rich get richer)",
+     rest_rich_get_richer),
+    ("pages/restaurants.py", "rest", "DP, α = 20: many tables, each dish on several",
+     rest_many_tables),
+    ("pages/restaurants.py", "rest", "Pitman-Yor, d = 0.8: tables keep opening (a power law)",
+     rest_power_law),
     ("pages/tag_trajectories.py", "hmm", "TYPE wins on large word types (α′ = 0.0001)",
      hmm_type_wins),
     ("pages/tag_trajectories.py", "hmm", "TYPE-greedy collapses", hmm_greedy_collapses),
@@ -149,9 +186,35 @@ def test_the_type_blocks_preset_shows_one_block_of_the(open_page):
     assert set(info.block) == set(info.type_sites) and len(info.block) > 20
 
 
+FIGURE_TWO = "Figure 2: Antoniak's approximation fails when αP(w) < 1"
+
+
+def test_the_figure_two_preset_shows_antoniak_far_below_the_truth(open_page):
+    """On simple sentences (V = 518 word types) α = 100 gives αP(w) ≈ 0.19: a word seen once
+    has exactly one table (the stars say so too), Antoniak's form gives about a third."""
+    at = open_page("pages/restaurants.py", preset=slug(FIGURE_TWO))
+    assert not at.warning
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    traces = {t["name"]: t for t in figure["data"]}
+    exact, antoniak, stars = (traces[f"α = 100: {kind}"] for kind in (
+        "exact (digamma)", "Antoniak's approximation", "fixed base"))
+    assert plotted(exact, "x")[0] == 1 and plotted(exact, "y")[0] == pytest.approx(1.0)
+    assert plotted(antoniak, "y")[0] < 0.4
+    assert plotted(stars, "x")[0] == 1 and plotted(stars, "y")[0] == 1.0
+
+
+def plotted(trace, axis):
+    """A trace's coordinates from Plotly's JSON (a list, or a typed array in base 64)."""
+    values = trace[axis]
+    if isinstance(values, dict):
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
+    return np.asarray(values)
+
+
 def test_every_preset_has_its_claim_checked(open_page):
     checked = {(page, label) for page, _, label, _ in RACES}
     checked.add(("pages/type_blocks.py", "One block of `the` (HMM)"))
+    checked.add(("pages/restaurants.py", FIGURE_TWO))
     for page, prefix in {(page, prefix) for page, prefix, _, _ in RACES} | {
             ("pages/type_blocks.py", "tb")}:
         at = open_page(page)

@@ -97,3 +97,24 @@ def test_an_impossible_synthetic_lexicon_is_explained_and_keeps_the_race(open_pa
     at.slider(key="seg_syn_lex").set_value(500).run()
     assert any("lexicon_size must be" in e.value for e in at.error)
     assert "synthetic" in at.session_state.seg_corpus.name  # the last usable corpus
+
+
+def test_the_bigram_model_races_its_three_samplers_with_its_own_settings(open_page):
+    at = open_page(PAGE)
+    at.radio(key="seg_model").set_value("bigram").run()
+    assert [m.label.split(" ·")[0] for m in at.metric] == ["TOKEN", "TOKEN-anneal", "SENTENCE"]
+    assert at.multiselect(key="seg_samplers").options == ["TOKEN", "TOKEN-anneal", "SENTENCE"]
+    at.button(key="seg_step").click().run()
+    race = at.session_state.seg_race
+    for run in race.runs.values():
+        assert run.model.name == "bigram" and run.model.alpha1 == 100.0
+        assert run.trace[-1]["loglik"] == pytest.approx(run.model.loglik_running(run.state))
+        assert run.trace[-1]["tables"] > 0
+    assert "segmentation, seating" in " ".join(m.help or "" for m in at.metric)
+    at.number_input(key="seg_b_alpha1").set_value(5.0).run()
+    at.radio(key="seg_seating").set_value("explicit").run()
+    model = next(iter(at.session_state.seg_race.runs.values())).model
+    assert (model.alpha1, model.seating) == (5.0, "explicit") and passes(at) == [0] * 3
+    at.radio(key="seg_model").set_value("usm").run()
+    assert [m.label.split(" ·")[0] for m in at.metric] == ["TOKEN", "TOKEN-anneal", "SENTENCE"]
+    assert next(iter(at.session_state.seg_race.runs.values())).model.name == "usm"
