@@ -71,3 +71,46 @@ def test_figure_two_on_an_uploaded_conllu_and_a_bad_upload(page, app_url, tmp_pa
     expect(page.get_by_text("line 2: the character '\\t' (tab)")).to_be_visible()
     expect(page.get_by_text("Figure 2 needs a corpus of words")).to_be_visible()
     assert customers(page) == 0  # the restaurant is untouched
+
+
+def test_a_shared_link_opens_the_same_restaurant_in_another_browser(browser, page, app_url):
+    page.goto(f"{app_url}/restaurants")
+    expect(page.get_by_text("Customers n", exact=True)).to_be_visible()
+    sidebar = page.locator(SIDEBAR)
+    sidebar.get_by_text("Pitman-Yor process (discount d)").click()
+    page.wait_for_url(re.compile(r"[?&]process=py\b"))
+    seed = sidebar.get_by_role("spinbutton", name="Seed", exact=True)
+    seed.fill("7")
+    seed.press("Enter")
+    page.wait_for_url(re.compile(r"[?&]seed=7\b"))
+    wait_idle(page)
+    step_five_times(page)
+    drawn = page.locator(".tb-room").inner_text()
+    link = page.url
+    sidebar.get_by_role("button", name="Share this view").click()
+    expect(page.locator('[data-testid="stPopoverBody"] [data-testid="stCode"]').first) \
+        .to_have_text(link)
+
+    other = browser.new_context(viewport={"width": 1400, "height": 3200})
+    try:
+        fresh = other.new_page()
+        fresh.set_default_timeout(60_000)
+        fresh.goto(link)
+        expect(fresh.get_by_text("Customers n", exact=True)).to_be_visible()
+        expect(fresh.locator(SIDEBAR).get_by_role("spinbutton", name="Seed", exact=True)) \
+            .to_have_value("7")
+        expect(fresh.get_by_text("d — discount")).to_be_visible()
+        step_five_times(fresh)
+        assert fresh.locator(".tb-room").inner_text() == drawn  # same seed, same arrivals
+    finally:
+        other.close()
+
+
+def step_five_times(page):
+    """Five customers by the → key, each awaited (a key pressed while the page reruns for the
+    one before may be folded into that rerun)."""
+    focus_page_body(page)
+    for n in range(1, 6):
+        page.keyboard.press("ArrowRight")
+        expect(page.locator(".tb-dot")).to_have_count(n)
+        wait_idle(page)
