@@ -256,11 +256,15 @@ def bench(model_class, args):
 
 
 def _warm_one(name, sampler):
-    """Compile (or load) one model's kernels for one sampler in this process; the seconds."""
+    """Compile (or load) one model's kernels for one sampler in this process (sampler None: its
+    lesson's own kernels); the seconds."""
     import time
     t0 = time.perf_counter()
     model = registry.get(name).tiny()
-    warm(model, sampler)
+    if sampler is None:
+        model.warm_lesson()
+    else:
+        warm(model, sampler)
     return time.perf_counter() - t0
 
 
@@ -277,13 +281,15 @@ def warm_kernels(args):
     for name in names:
         for sampler in registry.get(name).samplers:
             distinct.setdefault((name, samplers.entry(sampler).needs), (name, sampler))
+    # a lesson's own kernels compile beside the samplers' too
+    lessons = [(name, None) for name in names if hasattr(registry.get(name), "warm_lesson")]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        jobs = {pool.submit(_warm_one, *pair): pair for pair in distinct.values()}
+        jobs = {pool.submit(_warm_one, *pair): pair for pair in [*distinct.values(), *lessons]}
         for job in as_completed(jobs):
             name, sampler = jobs[job]
+            what = "lesson" if sampler is None else samplers.label(sampler)
             # "ready": compiled now, or loaded from the cache (a warm cache takes milliseconds)
-            print(f"  {name} {samplers.label(sampler)} ready in {job.result():.1f} s",
-                  file=sys.stderr, flush=True)
+            print(f"  {name} {what} ready in {job.result():.1f} s", file=sys.stderr, flush=True)
     for name in names:  # from the cache now: loads what every page and run will use
         model = registry.get(name).tiny()
         for sampler in model.samplers:
