@@ -42,6 +42,7 @@ from engine.core.word_hash import same_symbols, word_key
 from engine.core.word_hash import fill_prefix_hashes  # noqa: F401 (the model's hashes)
 from engine.kernels import interface
 from engine.kernels.interface import for_state
+from engine.kernels.segmentation_sites import implement_sites
 
 # columns of BigramState.word; rows of .lexicon / .pairs, .links / .pair_links, .occ; columns
 # of .pair_info; rows of .base; params; counts
@@ -101,6 +102,7 @@ class BigramState(namedtuple("BigramState", [
 
 
 implements = for_state(BigramState)
+implement_sites(implements)
 
 
 @inline
@@ -555,21 +557,6 @@ def put_site(rng, state, a, p, e, v, choice):
         joined = count_token(state, a, e, found[0])
         customer_arrives(rng, state, left, joined, a, choice & 1)
         customer_arrives(rng, state, joined, right, c_right, -1)
-
-
-@implements(interface.n_sites)
-def _n_sites(state):
-    return state.site_pos.shape[0]
-
-
-@implements(interface.n_values)
-def _n_values(state):
-    return 2
-
-
-@implements(interface.get_value)
-def _get_value(state, s):
-    return np.int64(state.bound[state.site_pos[s]])
 
 
 @implements(interface.reseats)

@@ -33,17 +33,6 @@ from engine.kernels.bigram import (ALL_TABLES, ALPHA0, ALPHA1, BASE, CUSTOMERS, 
 LEFT_SIZE, LEFT_TABLE, GOT_SIZE = range(3)
 
 
-@implements(interface.n_sentences)
-def _n_sentences(state):
-    return state.utt_start.shape[0] - 1
-
-
-@implements(interface.sentence_sites)
-def _sentence_sites(state, u):
-    # every utterance before u has one symbol (its last) without a site
-    return state.utt_start[u] - u, state.utt_start[u + 1] - 1 - u
-
-
 @implements(interface.sentence_remove)
 def _sentence_remove(rng, state, u):
     # customers last to first (the end's `$`, then each word's), so the terms are the chain

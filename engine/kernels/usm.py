@@ -42,6 +42,7 @@ from engine.core.word_hash import HASH_BASE, KEYED_LENGTHS, same_symbols, word_k
 from engine.core.word_hash import fill_prefix_hashes  # noqa: F401 (the model's hashes)
 from engine.kernels import interface
 from engine.kernels.interface import for_state
+from engine.kernels.segmentation_sites import implement_sites
 
 # rows of UsmState.counts, of its tables (lexicon, pairs, spare), of its links and of its base
 WORDS, ENDS, LEX_LIVE, LEX_CAPACITY, PAIR_LIVE, PAIR_CAPACITY, LINEAR = range(7)
@@ -111,6 +112,7 @@ MIN_CAPACITY = 1024
 LINEAR_MIN = 1e-120
 
 implements = for_state(UsmState)
+implement_sites(implements)
 
 
 
@@ -450,21 +452,6 @@ def replace_words(state, a, p, e, v):
 
 
 # --- the model interface -------------------------------------------------------------------------
-@implements(interface.n_sites)
-def _n_sites(state):
-    return state.site_pos.shape[0]
-
-
-@implements(interface.n_values)
-def _n_values(state):
-    return 2
-
-
-@implements(interface.get_value)
-def _get_value(state, s):
-    return np.int64(state.bound[state.site_pos[s]])
-
-
 @implements(interface.remove_site)
 def _remove_site(state, s):
     # the words are set aside, not taken off their lists: add_site counts them back, and when

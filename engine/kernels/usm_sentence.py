@@ -55,17 +55,6 @@ def times_predictive(state, x, e, k_word, prod, log_total):
     return prod, log_total
 
 
-@implements(interface.n_sentences)
-def _n_sentences(state):
-    return state.utt_start.shape[0] - 1
-
-
-@implements(interface.sentence_sites)
-def _sentence_sites(state, u):
-    # every utterance before u has one symbol (its last) without a site
-    return state.utt_start[u] - u, state.utt_start[u + 1] - 1 - u
-
-
 @implements(interface.sentence_remove)
 def _sentence_remove(rng, state, u):
     # words are removed last to first, so the terms are the chain rule's in corpus order
