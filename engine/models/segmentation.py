@@ -109,11 +109,15 @@ class SegmentationModel(CorpusModel):
 
     # --- measures and views -------------------------------------------------------------------
     def measures(self, state):
+        return self.measures_of(state.bound)
+
+    def measures_of(self, bound):
+        """The measures of the segmentation ``bound`` (uint8[T], 1 where a word ends)."""
         if self.gold_bound is None:
             return {}
         if self._gold_types is None:  # built once: it was a third of scoring a sweep
             self._gold_types = gold_lexicon(self.gold_bound, self.prefix, self.power)
-        return segmentation_scores(self.final, state.bound, self.gold_bound, self.prefix,
+        return segmentation_scores(self.final, bound, self.gold_bound, self.prefix,
                                    self.power, gold_types=self._gold_types)
 
     def values(self, state):

@@ -191,3 +191,61 @@ def hmm_exact_p(sentences, n_states, power=1.0, **prior):
 def tag_index(tags, n_states):
     """The row of ``hmm_exact_p`` of a flat tagging (states 1 … K, token 0 lowest digit)."""
     return int(np.dot(np.asarray(tags, dtype=np.int64) - 1, n_states ** np.arange(len(tags))))
+
+
+# --- Börschinger & Johnson's unigram model with the learned lexical model, summed over seatings ---
+def learned_base(word, label_counts, label_symbols, phi, n_symbols):
+    """P₀(word) with θ ~ Dir(φ) on the n_symbols symbols (`#` one of them) integrated out: each
+    symbol's predictive given the labels' symbols and the word's own earlier symbols, then `#`."""
+    seen, p = dict(label_counts), 1.0
+    for i, c in enumerate(word + "#"):
+        p *= (seen.get(c, 0) + phi) / (label_symbols + i + n_symbols * phi)
+        seen[c] = seen.get(c, 0) + 1
+    return p
+
+
+def learned_usm_log_p(utterances, alpha, rho, phi, n_symbols):
+    """log p(segmentation) under the unigram model with the learned lexical model, summed over
+    every seating: each word token joins a table of its word with probability size / (n + α) or
+    opens one with α P₀(word | the labels so far) / (n + α), then the utterance ends or goes on
+    (Beta(ρ/2, ρ/2)). ``n_symbols`` counts `#`."""
+    tokens = [(w, i == len(words) - 1) for words in utterances for i, w in enumerate(words)]
+
+    @functools.cache
+    def total(k, tables):
+        # tables: sorted tuple of (word, sorted tuple of table sizes): the seating so far
+        if k == len(tokens):
+            return 1.0
+        word, final = tokens[k]
+        seating = dict(tables)
+        n = sum(sum(sizes) for sizes in seating.values())
+        ends = sum(1 for _, f in tokens[:k] if f)
+        end = ((ends if final else n - ends) + rho / 2) / (n + rho)
+        labels, symbols = {}, 0
+        for w, sizes in seating.items():
+            for c in w + "#":
+                labels[c] = labels.get(c, 0) + len(sizes)
+            symbols += (len(w) + 1) * len(sizes)
+        mine = seating.get(word, ())
+        options = [(size / (n + alpha), mine[:i] + (size + 1,) + mine[i + 1:])
+                   for i, size in enumerate(mine)]
+        options.append((alpha * learned_base(word, labels, symbols, phi, n_symbols) / (n + alpha),
+                        mine + (1,)))
+        out = 0.0
+        for p, sizes in options:
+            seating[word] = tuple(sorted(sizes))
+            out += p * end * total(k + 1, tuple(sorted(seating.items())))
+        return out
+
+    return math.log(total(0, ()))
+
+
+def learned_usm_exact(texts, alpha, rho, phi):
+    """(log Z, posterior) for the learned-lexicon unigram model: Z = p(texts), summed over every
+    segmentation and seating; posterior over the 2^|S| segmentations indexed as ``z_index``."""
+    n_sites = sum(len(t) - 1 for t in texts)
+    n_symbols = len(set("".join(texts))) + 1
+    log_p = np.array([learned_usm_log_p(split_by_bits(texts, b), alpha, rho, phi, n_symbols)
+                      for b in toy_assignments(n_sites)])
+    log_z = logsumexp(log_p)
+    return log_z, np.exp(log_p - log_z)

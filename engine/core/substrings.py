@@ -1,0 +1,103 @@
+"""Every substring of every utterance, numbered once: the word types a segmenter can ever posit.
+
+An online segmenter reads an utterance and weighs every way of cutting it, so every substring
+of it is a candidate word. Numbering the distinct substrings of the whole corpus once (a few
+hundred thousand for the Brent corpus) lets each particle of a particle filter key its lexicon
+by a small integer instead of hashing symbols again for every particle and utterance.
+
+Layout: utterance u of length n owns n × n entries of ``sub`` from ``sub_off[u]``; entry
+i·n + (j − 1) is the type of its symbols i … j − 1 (0 ≤ i < j ≤ n; the other entries are −1).
+Type v is the symbols ``chars[type_start[v] : type_start[v] + type_len[v]]``.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from engine.core.jit import kernel
+from engine.core.word_hash import same_symbols, word_key
+
+EMPTY = -1
+MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads keys over the table's slots
+
+
+class Substrings(namedtuple("Substrings", ["sub", "sub_off", "type_start", "type_len"])):
+    """The corpus's substrings as type ids.
+
+    sub : int32[Σ n²]        the type of each (utterance, i, j), layout as in the module's doc
+    sub_off : int64[U + 1]   where each utterance's block starts
+    type_start : int64[V]    where one occurrence of each type starts in the corpus
+    type_len : int64[V]      each type's length
+    """
+
+    __slots__ = ()
+
+    @property
+    def n_types(self):
+        return self.type_start.shape[0]
+
+
+def number_substrings(chars, utt_start, prefix, power):
+    """The ``Substrings`` of a corpus (chars int32[T], utt_start int64[U + 1], and its prefix
+    hashes from engine.core.word_hash.fill_prefix_hashes)."""
+    lengths = np.diff(utt_start)
+    sub_off = np.r_[0, np.cumsum(lengths * lengths)].astype(np.int64)
+    sub = np.full(sub_off[-1], EMPTY, np.int32)
+    n_slots = 1 << int(2 * max(1, sub_off[-1])).bit_length()  # load below one half
+    slot_type = np.full(n_slots, EMPTY, np.int64)
+    slot_key = np.zeros(n_slots, np.int64)
+    type_start = np.empty(sub_off[-1], np.int64)
+    type_len = np.empty(sub_off[-1], np.int64)
+    n_types = fill_substring_types(chars, utt_start, prefix, power, sub_off, sub, slot_type,
+                                   slot_key, type_start, type_len)
+    return Substrings(sub, sub_off, type_start[:n_types].copy(), type_len[:n_types].copy())
+
+
+@kernel
+def fill_substring_types(chars, utt_start, prefix, power, sub_off, sub, slot_type, slot_key,
+                         type_start, type_len):
+    """Number the distinct substrings of every utterance (see the module's doc for the layout).
+
+    Parameters
+    ----------
+    chars : int32[T]; utt_start : int64[U + 1]; prefix, power : uint64[T + 1]
+        The corpus and its prefix hashes.
+    sub_off : int64[U + 1]
+        Where each utterance's n × n block of ``sub`` starts.
+    sub : int32[Σ n²]
+        Output: the type of each substring.
+    slot_type, slot_key : int64[S]
+        An empty open-addressing table (slot_type all −1), S a power of two above twice the
+        number of substrings.
+    type_start, type_len : int64[Σ n²]
+        Output: an occurrence's start and the length of each type, the first V entries.
+
+    Returns
+    -------
+    int
+        V, the number of distinct substrings.
+    """
+    mask = slot_type.shape[0] - 1
+    n_types = 0
+    for u in range(utt_start.shape[0] - 1):
+        x0 = utt_start[u]
+        n = utt_start[u + 1] - x0
+        for i in range(n):
+            for j in range(i + 1, n + 1):
+                key = word_key(prefix, power, x0 + i, x0 + j)
+                slot = np.int64((np.uint64(key) * MIX) >> np.uint64(20)) & mask
+                while True:
+                    v = slot_type[slot]
+                    if v == EMPTY:
+                        slot_type[slot] = n_types
+                        slot_key[slot] = key
+                        type_start[n_types] = x0 + i
+                        type_len[n_types] = j - i
+                        v = n_types
+                        n_types += 1
+                        break
+                    if (slot_key[slot] == key and type_len[v] == j - i
+                            and same_symbols(chars, type_start[v], x0 + i, j - i)):
+                        break
+                    slot = (slot + 1) & mask
+                sub[sub_off[u] + i * n + j - 1] = v
+    return n_types

@@ -1,0 +1,473 @@
+"""The particle filter's unigram model (Börschinger & Johnson 2011, Fig. 1) over a population of
+particles in pooled flat arrays: row l of every array is particle l.
+
+A particle is a model state s: a Chinese restaurant whose tables are labelled with words (eq. 5),
+the characters of those labels (the learned lexical model, eqs. 3–4: a symmetric Dirichlet φ on
+the |chars| symbols, the word end `#` one of them), and the utterance-end counts (a Beta(ρ/2, ρ/2)
+choice after every word, as in Goldwater et al. 2009). Its probability is exchangeable:
+
+    log P(s) = T log α + Σ_t log (n_t − 1)! − log α^(N)                  (CRP seating)
+             + Σ_k log φ^(cc_k) − log (|chars| φ)^(S)                    (the labels' symbols)
+             + log (ρ/2)^(E) + log (ρ/2)^(N − E) − log ρ^(N)             (utterance ends)
+
+(x^(n) the rising factorial; T tables, N customers, E utterance ends, S label symbols).
+
+Reading an utterance o (``propagate``), a particle draws a segmentation from the proposal Q —
+the model frozen at s, every substring w scored q(w) = (c_w + α P₀(w | s)) / (N + α) with eq. 4's
+P₀ (each symbol from the frozen counts), forward algorithm, backward sampling (eq. 7 summed over
+tables) — then adds the words one by one, each seated from its exact conditional given
+everything added before it (the customers of its tables, or a new table with weight α P₀(w),
+P₀ now the exact Dirichlet-multinomial predictive, symbol by symbol). Its weight is multiplied by
+
+    P(words, ends | s) / Q(words | s, o)        (eq. 10; the seating's own probability cancels)
+
+where P multiplies the words' sequential predictive probabilities and Q(o | s) is the forward
+algorithm's sum. Eq. 7 as printed seats every word against the frozen s, so a word's second token
+in one utterance could never join the table its first token opened: that proposal misses part
+of P's support and the marginal-likelihood estimate Ẑ would be biased. Seating sequentially
+covers all of it.
+
+Layout (N particles; capacities grow by doubling, ``grow``):
+
+- the lexicon: an open-addressing table per particle, word type (engine.core.substrings) →
+  word slot; slots are appended in the order words are first seated;
+- tables: appended, each word's tables a linked list from its slot.
+"""
+from collections import namedtuple
+
+import math
+
+import numpy as np
+
+from engine.core.jit import kernel
+from engine.core.special import log_rising
+
+EMPTY = -1
+MIX = np.uint64(0x9E3779B97F4A7C15)
+WORDS, TABLES, CUSTOMERS, ENDS, LABEL_CHARS = range(5)  # columns of .scal
+ALPHA, PHI, RHO, N_CHARS = range(4)  # entries of params
+
+
+class UnigramParticles(namedtuple("UnigramParticles", [
+        "hkey", "hslot", "wtype", "wcust", "whead", "tsize", "tnext", "cc", "scal"])):
+    """N particles of the unigram model (H hash slots, W word slots, C tables per particle; A
+    symbols).
+
+    hkey : int32[N, H]    a word type (engine.core.substrings) or −1 (empty slot)
+    hslot : int32[N, H]   its word slot
+    wtype : int32[N, W]   each word slot's type
+    wcust : int32[N, W]   its customers c_w
+    whead : int32[N, W]   its first table (−1: none)
+    tsize : int32[N, C]   customers at each table
+    tnext : int32[N, C]   the next table of the same word (−1: the last)
+    cc : int64[N, A + 1]  symbols in the tables' labels (eq. 3's cc); column A is `#`
+    scal : int64[N, 5]    WORDS (slots used), TABLES, CUSTOMERS, ENDS, LABEL_CHARS (S)
+    """
+
+    __slots__ = ()
+
+    @property
+    def n(self):
+        return self.scal.shape[0]
+
+
+def new_particles(n, n_symbols, words=256, tables=256):
+    """n empty restaurants (no customers, nothing learned)."""
+    hash_slots = 4 * words
+    return UnigramParticles(
+        hkey=np.full((n, hash_slots), EMPTY, np.int32), hslot=np.zeros((n, hash_slots), np.int32),
+        wtype=np.zeros((n, words), np.int32), wcust=np.zeros((n, words), np.int32),
+        whead=np.full((n, words), EMPTY, np.int32), tsize=np.zeros((n, tables), np.int32),
+        tnext=np.full((n, tables), EMPTY, np.int32), cc=np.zeros((n, n_symbols + 1), np.int64),
+        scal=np.zeros((n, 5), np.int64))
+
+
+def grow(parts, more_words, more_tables):
+    """``parts`` with room for ``more_words`` new word slots and ``more_tables`` new tables in
+    every particle (the same arrays when there is room; else every capacity doubled until
+    there is, the lexicons rehashed)."""
+    words_needed = int(parts.scal[:, WORDS].max()) + more_words
+    tables_needed = int(parts.scal[:, TABLES].max()) + more_tables
+    n, words = parts.wtype.shape
+    tables = parts.tsize.shape[1]
+    if words_needed <= words and tables_needed <= tables:
+        return parts
+    while words < words_needed:
+        words *= 2
+    while tables < tables_needed:
+        tables *= 2
+    grown = new_particles(n, parts.cc.shape[1] - 1, words, tables)
+    old_w, old_t = parts.wtype.shape[1], parts.tsize.shape[1]
+    for name in ("wtype", "wcust", "whead"):
+        getattr(grown, name)[:, :old_w] = getattr(parts, name)
+    for name in ("tsize", "tnext"):
+        getattr(grown, name)[:, :old_t] = getattr(parts, name)
+    grown.cc[:] = parts.cc
+    grown.scal[:] = parts.scal
+    if grown.hkey.shape[1] != parts.hkey.shape[1]:
+        rehash(grown)
+    else:
+        grown.hkey[:] = parts.hkey
+        grown.hslot[:] = parts.hslot
+    return grown
+
+
+# --- the lexicon: word type → word slot ---------------------------------------------------------
+@kernel
+def _first_slot(v, mask):
+    return np.int64((np.uint64(v) * MIX) >> np.uint64(24)) & mask
+
+
+@kernel
+def find_word(parts, l, v):
+    """Particle l's word slot of type v, or −1 if it has never seated v."""
+    hkey = parts.hkey
+    mask = hkey.shape[1] - 1
+    slot = _first_slot(v, mask)
+    while hkey[l, slot] != EMPTY:
+        if hkey[l, slot] == v:
+            return np.int64(parts.hslot[l, slot])
+        slot = (slot + 1) & mask
+    return np.int64(EMPTY)
+
+
+@kernel
+def _link_word(parts, l, v, w):
+    hkey = parts.hkey
+    mask = hkey.shape[1] - 1
+    slot = _first_slot(v, mask)
+    while hkey[l, slot] != EMPTY:
+        slot = (slot + 1) & mask
+    hkey[l, slot] = v
+    parts.hslot[l, slot] = w
+
+
+@kernel
+def new_word(parts, l, v):
+    """Give type v a word slot in particle l (the caller checked it has none); return it."""
+    w = parts.scal[l, WORDS]
+    parts.scal[l, WORDS] += 1
+    parts.wtype[l, w] = v
+    parts.wcust[l, w] = 0
+    parts.whead[l, w] = EMPTY
+    _link_word(parts, l, v, w)
+    return w
+
+
+@kernel
+def rehash(parts):
+    """Fill every particle's (empty) lexicon table from its word slots."""
+    for l in range(parts.scal.shape[0]):
+        for w in range(parts.scal[l, WORDS]):
+            _link_word(parts, l, parts.wtype[l, w], w)
+
+
+# --- the proposal Q: the model frozen at s ---------------------------------------------------------
+@kernel
+def log_ends(parts, l, params):
+    """(log P(another word follows), log P(the utterance ends)) given particle l's counts."""
+    n, e, half = parts.scal[l, CUSTOMERS], parts.scal[l, ENDS], 0.5 * params[RHO]
+    norm = math.log(n + params[RHO])
+    return math.log(n - e + half) - norm, math.log(e + half) - norm
+
+
+@kernel
+def fill_log_q(parts, l, chars, x0, n, sub, off, params, lp, lq):
+    """log q(w) for every substring w = o[i:j] of the utterance chars[x0 : x0 + n] under
+    particle l frozen: q(w) = (c_w + α P₀(w)) / (N + α), P₀ by eqs. 3–4.
+
+    Parameters
+    ----------
+    sub : int32[…]; off : int
+        The utterance's substring types (engine.core.substrings) start at sub[off].
+    lp : float64[≥ n + 1]
+        Work: prefix sums of log P_c over the utterance's symbols.
+    lq : float64[≥ n²]
+        Output: lq[i·n + j − 1] = log q(o[i:j]).
+    """
+    cc = parts.cc
+    alpha, phi = params[ALPHA], params[PHI]
+    log_denom = math.log(parts.scal[l, LABEL_CHARS] + params[N_CHARS] * phi)
+    lp[0] = 0.0
+    for i in range(n):
+        lp[i + 1] = lp[i] + math.log(cc[l, chars[x0 + i]] + phi) - log_denom
+    log_end = math.log(cc[l, cc.shape[1] - 1] + phi) - log_denom
+    log_norm = math.log(parts.scal[l, CUSTOMERS] + alpha)
+    log_alpha = math.log(alpha)
+    for i in range(n):
+        for j in range(i + 1, n + 1):
+            log_p0 = lp[j] - lp[i] + log_end
+            w = find_word(parts, l, sub[off + i * n + j - 1])
+            c = parts.wcust[l, w] if w >= 0 else 0
+            if c == 0:
+                lq[i * n + j - 1] = log_alpha + log_p0 - log_norm
+            else:
+                lq[i * n + j - 1] = math.log(c + alpha * math.exp(log_p0)) - log_norm
+
+
+@kernel
+def forward(lq, n, log_cont, log_end, fwd):
+    """The forward algorithm: fwd[j] = log Σ over segmentations of o[:j] of Π q(w) × P(ends);
+    return log Q(o | s) = fwd[n].
+
+    lq : float64[≥ n²] from ``fill_log_q``; fwd : float64[≥ n + 1], output.
+    """
+    fwd[0] = 0.0
+    for j in range(1, n + 1):
+        top = -np.inf
+        for i in range(j):
+            top = max(top, fwd[i] + lq[i * n + j - 1])
+        total = 0.0
+        for i in range(j):
+            total += math.exp(fwd[i] + lq[i * n + j - 1] - top)
+        fwd[j] = top + math.log(total) + (log_end if j == n else log_cont)
+    return fwd[n]
+
+
+@kernel
+def draw_starts(lq, n, fwd, uniforms, starts):
+    """Backward sampling: a segmentation of the utterance drawn from Q (after ``forward``).
+
+    uniforms : float64[≥ n], one per word at most; starts : int64[≥ n], output: the words'
+    starts left to right. Returns the number of words k.
+    """
+    j, k = n, 0
+    while j > 0:
+        top = -np.inf
+        for i in range(j):
+            top = max(top, fwd[i] + lq[i * n + j - 1])
+        total = 0.0
+        for i in range(j):
+            total += math.exp(fwd[i] + lq[i * n + j - 1] - top)
+        target = uniforms[k] * total
+        chosen = j - 1
+        for i in range(j):
+            target -= math.exp(fwd[i] + lq[i * n + j - 1] - top)
+            if target < 0.0:
+                chosen = i
+                break
+        starts[k] = chosen
+        k += 1
+        j = chosen
+    for a in range(k // 2):
+        starts[a], starts[k - 1 - a] = starts[k - 1 - a], starts[a]
+    return k
+
+
+@kernel
+def best_starts(lq, n, log_cont, log_end, best, back, starts):
+    """The most probable segmentation under Q (Viterbi; the DPM learner). best : float64[≥ n + 1],
+    back : int64[≥ n + 1] work; starts : int64[≥ n] output. Returns the number of words."""
+    best[0] = 0.0
+    for j in range(1, n + 1):
+        best[j] = -np.inf
+        for i in range(j):
+            score = best[i] + lq[i * n + j - 1]
+            if score > best[j]:
+                best[j], back[j] = score, i
+        best[j] += log_end if j == n else log_cont
+    k, j = 0, n
+    while j > 0:
+        starts[k] = back[j]
+        k += 1
+        j = back[j]
+    for a in range(k // 2):
+        starts[a], starts[k - 1 - a] = starts[k - 1 - a], starts[a]
+    return k
+
+
+# --- the target P: adding words one by one ------------------------------------------------------
+@kernel
+def _log_base_counting(parts, l, chars, x, m, params):
+    """log P₀ of the word chars[x : x + m] as the exact Dirichlet-multinomial predictive given
+    particle l's label symbols (each symbol counted before the next is scored); the word's
+    symbols are left counted (``_uncount`` takes them back)."""
+    cc = parts.cc
+    phi = params[PHI]
+    denom = parts.scal[l, LABEL_CHARS] + params[N_CHARS] * phi
+    total = 0.0
+    for i in range(m):
+        k = chars[x + i]
+        total += math.log((cc[l, k] + phi) / (denom + i))
+        cc[l, k] += 1
+    return total + math.log((cc[l, cc.shape[1] - 1] + phi) / (denom + m))
+
+
+@kernel
+def _uncount(parts, l, chars, x, m):
+    for i in range(m):
+        parts.cc[l, chars[x + i]] -= 1
+
+
+@kernel
+def _pick_table(parts, l, w, target, largest):
+    """The table of word slot w where ``target`` (in [0, c_w)) falls when its tables are laid
+    end to end by size; with ``largest``, the largest table instead."""
+    t = parts.whead[l, w]
+    chosen, size = t, -1
+    while t != EMPTY:
+        if largest:
+            if parts.tsize[l, t] > size:
+                chosen, size = t, parts.tsize[l, t]
+        else:
+            target -= parts.tsize[l, t]
+            if target < 0.0:
+                return t
+            chosen = t
+        t = parts.tnext[l, t]
+    return chosen
+
+
+@kernel
+def _largest_table(parts, l, w):
+    return parts.tsize[l, _pick_table(parts, l, w, 0.0, True)] if w >= 0 else 0
+
+
+@kernel
+def add_words(parts, l, chars, x0, n, sub, off, starts, k, params, uniforms, greedy):
+    """Seat the words of a segmentation of the utterance chars[x0 : x0 + n] (``starts``, k
+    words) in particle l, in order, each from its exact conditional given everything before it
+    (``greedy``: at its most probable table, the DPM learner). Mutates the particle.
+
+    uniforms : float64[≥ k], one per word. Returns log P(words, ends | s): the words'
+    sequential predictive probabilities (summed over tables) and their utterance-end choices.
+    """
+    alpha, half = params[ALPHA], 0.5 * params[RHO]
+    scal = parts.scal
+    log_p = 0.0
+    for a in range(k):
+        i = starts[a]
+        j = starts[a + 1] if a + 1 < k else n
+        v = sub[off + i * n + j - 1]
+        w = find_word(parts, l, v)
+        c = parts.wcust[l, w] if w >= 0 else 0
+        n_cust, ends = scal[l, CUSTOMERS], scal[l, ENDS]
+        new_table_weight = alpha * math.exp(_log_base_counting(parts, l, chars, x0 + i, j - i,
+                                                               params))
+        log_p += math.log((c + new_table_weight) / (n_cust + alpha))
+        last = a == k - 1
+        log_p += math.log(((ends if last else n_cust - ends) + half) / (n_cust + 2 * half))
+        if greedy:
+            opens = new_table_weight > _largest_table(parts, l, w)
+        else:
+            opens = uniforms[a] * (c + new_table_weight) >= c
+        if opens:
+            if w < 0:
+                w = new_word(parts, l, v)
+            t = scal[l, TABLES]
+            scal[l, TABLES] += 1
+            parts.tsize[l, t] = 1
+            parts.tnext[l, t] = parts.whead[l, w]
+            parts.whead[l, w] = t
+            parts.cc[l, parts.cc.shape[1] - 1] += 1
+            scal[l, LABEL_CHARS] += j - i + 1
+        else:
+            _uncount(parts, l, chars, x0 + i, j - i)
+            t = _pick_table(parts, l, w, uniforms[a] * (c + new_table_weight), greedy)
+            parts.tsize[l, t] += 1
+        parts.wcust[l, w] += 1
+        scal[l, CUSTOMERS] += 1
+        scal[l, ENDS] += 1 if last else 0
+    return log_p
+
+
+@kernel
+def propagate(parts, lo, hi, chars, x0, n, sub, off, params, uniforms, greedy, lp, lq, fwd,
+              back, starts, log_inc, log_qo, bounds):
+    """Particles lo … hi − 1 read the utterance chars[x0 : x0 + n]: each draws a segmentation
+    from Q (``greedy``: takes the most probable one), seats it, and gets its weight's factor.
+    Mutates the particles.
+
+    Parameters
+    ----------
+    uniforms : float64[N, ≥ 2n]
+        Particle l's draws: n for the segmentation, n for the seating.
+    lp, fwd : float64[≥ n + 1]; lq : float64[≥ n²]; back, starts : int64[≥ n + 1]
+        Work buffers (one set per concurrent call).
+    log_inc : float64[N]
+        Output: log P(words, ends | s) − log Q(words | s, o), eq. 10's factor.
+    log_qo : float64[N]
+        Output: log Q(o | s), the forward algorithm's sum.
+    bounds : uint8[N, ≥ n]
+        Output: 1 where a word of the drawn segmentation ends.
+    """
+    for l in range(lo, hi):
+        log_cont, log_end = log_ends(parts, l, params)
+        fill_log_q(parts, l, chars, x0, n, sub, off, params, lp, lq)
+        log_z = forward(lq, n, log_cont, log_end, fwd)
+        if greedy:
+            k = best_starts(lq, n, log_cont, log_end, lp, back, starts)
+        else:
+            k = draw_starts(lq, n, fwd, uniforms[l, :n], starts)
+        log_q_words = (k - 1) * log_cont + log_end
+        for a in range(n):
+            bounds[l, a] = 0
+        for a in range(k):
+            j = starts[a + 1] if a + 1 < k else n
+            log_q_words += lq[starts[a] * n + j - 1]
+            bounds[l, j - 1] = 1
+        log_p = add_words(parts, l, chars, x0, n, sub, off, starts, k, params,
+                          uniforms[l, n:], greedy)
+        log_inc[l] = log_p - log_q_words + log_z
+        log_qo[l] = log_z
+
+
+@kernel
+def segment_frozen(rng, parts, l, chars, utt_start, sub, sub_off, params, lp, lq, fwd, starts,
+                   uniforms, bound):
+    """§6.1's evaluation: particle l frozen, a segmentation of every utterance drawn from Q.
+
+    uniforms : float64[≥ longest utterance] work; bound : uint8[T] output, 1 where a word ends.
+    """
+    log_cont, log_end = log_ends(parts, l, params)
+    for u in range(utt_start.shape[0] - 1):
+        x0 = utt_start[u]
+        n = utt_start[u + 1] - x0
+        fill_log_q(parts, l, chars, x0, n, sub, sub_off[u], params, lp, lq)
+        forward(lq, n, log_cont, log_end, fwd)
+        for a in range(n):
+            uniforms[a] = rng.random()
+            bound[x0 + a] = 0
+        k = draw_starts(lq, n, fwd, uniforms, starts)
+        for a in range(k):
+            bound[x0 + (starts[a + 1] if a + 1 < k else n) - 1] = 1
+
+
+@kernel
+def copy_particles(parts, sources, targets):
+    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source)."""
+    for i in range(sources.shape[0]):
+        a, b = sources[i], targets[i]
+        for h in range(parts.hkey.shape[1]):
+            parts.hkey[b, h] = parts.hkey[a, h]
+            parts.hslot[b, h] = parts.hslot[a, h]
+        for w in range(parts.scal[a, WORDS]):
+            parts.wtype[b, w] = parts.wtype[a, w]
+            parts.wcust[b, w] = parts.wcust[a, w]
+            parts.whead[b, w] = parts.whead[a, w]
+        for t in range(parts.scal[a, TABLES]):
+            parts.tsize[b, t] = parts.tsize[a, t]
+            parts.tnext[b, t] = parts.tnext[a, t]
+        for k in range(parts.cc.shape[1]):
+            parts.cc[b, k] = parts.cc[a, k]
+        for k in range(parts.scal.shape[1]):
+            parts.scal[b, k] = parts.scal[a, k]
+
+
+@kernel
+def log_joint(parts, params, out):
+    """out[l] = log P(s_l), each particle's state (segmentation and seating) as in the module's
+    doc, from its counts."""
+    alpha, phi, half = params[ALPHA], params[PHI], 0.5 * params[RHO]
+    symbols = params[N_CHARS]
+    for l in range(parts.scal.shape[0]):
+        n_cust, ends = parts.scal[l, CUSTOMERS], parts.scal[l, ENDS]
+        tables = parts.scal[l, TABLES]
+        total = tables * math.log(alpha) - log_rising(alpha, n_cust)
+        for t in range(tables):
+            total += math.lgamma(float(parts.tsize[l, t]))
+        for k in range(parts.cc.shape[1]):
+            total += log_rising(phi, parts.cc[l, k])
+        total -= log_rising(symbols * phi, parts.scal[l, LABEL_CHARS])
+        total += log_rising(half, ends) + log_rising(half, n_cust - ends)
+        out[l] = total - log_rising(2 * half, n_cust)

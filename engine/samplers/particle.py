@@ -1,0 +1,228 @@
+"""The particle filter: an online, weighted population (Börschinger & Johnson 2011, Fig. 2).
+
+N particles start as N empty model states with weights 1/N. Each *move* reads the next
+observation (an utterance): every particle draws an analysis of it from the model's proposal Q
+and adds it (the model's ``population`` does both and returns eq. 10's factor), the weights are
+multiplied by those factors and normalised (eq. 11), the effective sample size is 1/Σw² (eq. 12),
+and when it falls to the threshold or below the population is resampled and the weights reset
+to 1/N. The product over observations of the mean unnormalised weight is Ẑ, an unbiased
+estimate of the probability of the observations read so far (kept in log space).
+
+DPS is this filter with one particle; DPM (``greedy``) takes each observation's most probable
+analysis under Q instead of drawing it.
+
+The model side is an object with these members (engine.models.usm_particles is one):
+``n_observations``; ``length(u)`` (draws a particle needs for observation u: the uniforms come
+from the filter's Generator, so a run is reproducible whatever the number of threads);
+``new(n)``; ``make_room(parts, u)`` (the particles, grown if observation u might not fit);
+``buffers()``; ``propagate(parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo,
+bounds)``; ``copy(parts, sources, targets)``; ``log_joint(parts)``; ``evaluate(parts, l, rng,
+buffers)`` → the measures of §6.1 for particle l.
+"""
+import math
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.core.resampling import SCHEMES, ancestry, effective_sample_size, offspring
+from engine.core.rng import make_rng
+
+THRESHOLDS = {"N": 1.0, "N/2": 0.5}
+EVALUATION = 6  # mixed into the seed of §6.1's evaluation draws (independent of the filter's)
+MIN_CHUNK = 32  # particles per thread below which threads cost more than they give
+
+
+def threshold_fraction(text):
+    """The resampling threshold as a fraction of N: "N", "N/2", or a number in (0, 1]."""
+    if text in THRESHOLDS:
+        return THRESHOLDS[text]
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"the threshold is N, N/2 or a fraction of N in (0, 1], not {text!r}") \
+            from None
+    if not 0.0 < value <= 1.0:
+        raise ValueError(f"the threshold as a fraction of N must be in (0, 1], not {value:g}")
+    return value
+
+
+@dataclass(frozen=True)
+class FilterInfo:
+    """What one move (one observation read) did.
+
+    utterance : observations read so far (1 after the first)
+    ess : the effective sample size before resampling (eq. 12)
+    resampled : whether the population was resampled
+    log_z : log Ẑ of the observations read so far
+    distinct_particles : how many particles have descendants after this move (N when it did
+        not resample)
+    log_weights : float64[N], the normalised log-weights after the move
+    ancestors : int64[N], the particle each particle now descends from (itself if no resampling)
+    bounds : uint8[N, n], each particle's analysis of the observation (1 where a word ends),
+        indexed as before resampling
+    """
+
+    utterance: int
+    ess: float
+    resampled: bool
+    log_z: float
+    distinct_particles: int
+    log_weights: np.ndarray
+    ancestors: np.ndarray
+    bounds: np.ndarray
+
+
+class ParticleFilter:
+    """One particle filter over a model's observations, advanced one observation at a time.
+
+    population : the model's population (see the module's doc)
+    n_particles : N ≥ 1
+    seed : the Generator's seed; the same seed and settings give the same run
+    threshold : "N", "N/2" or a fraction of N: resample when ESS ≤ that
+    resampling : "multinomial" or "systematic"
+    greedy : DPM (each observation's most probable analysis under Q; use with N = 1)
+    record_history : keep every move's analyses and ancestors (``segmentations``, genealogy)
+    """
+
+    def __init__(self, population, n_particles, seed, threshold="N/2", resampling="systematic",
+                 greedy=False, record_history=False, threads=None):
+        if n_particles < 1:
+            raise ValueError(f"a particle filter needs at least one particle, not {n_particles}")
+        if resampling not in SCHEMES:
+            raise ValueError(f"resampling is {' or '.join(SCHEMES)}, not {resampling!r}")
+        self.population = population
+        self.n = int(n_particles)
+        self.seed = int(seed)
+        self.threshold = threshold_fraction(threshold) * self.n
+        self.resampling = resampling
+        self.greedy = greedy
+        self.rng = make_rng(self.seed)
+        self.parts = population.new(self.n)
+        self.log_w = np.full(self.n, -math.log(self.n))
+        self.log_z = 0.0
+        self.read = 0  # observations read
+        self.seconds = 0.0  # engine time
+        self.trace = []
+        self.history = [] if record_history else None
+        self._log_inc = np.empty(self.n)
+        self._log_qo = np.empty(self.n)
+        chunks = max(1, min(threads or os.cpu_count() or 1, self.n // MIN_CHUNK))
+        edges = np.linspace(0, self.n, chunks + 1).astype(int)
+        self._chunks = list(zip(edges[:-1], edges[1:]))
+        self._buffers = [population.buffers() for _ in self._chunks]
+        self._pool = ThreadPoolExecutor(len(self._chunks)) if len(self._chunks) > 1 else None
+
+    @property
+    def finished(self):
+        return self.read >= self.population.n_observations
+
+    @property
+    def weights(self):
+        return np.exp(self.log_w)
+
+    def step(self):
+        """Read the next observation; return its FilterInfo (None when every one is read)."""
+        if self.finished:
+            return None
+        t0 = time.perf_counter()
+        u = self.read
+        n = self.population.length(u)
+        self.parts = self.population.make_room(self.parts, u)
+        uniforms = self.rng.random((self.n, 2 * n))
+        bounds = np.empty((self.n, n), np.uint8)
+        self._each_chunk(lambda lo, hi, buffers: self.population.propagate(
+            self.parts, u, lo, hi, uniforms, self.greedy, buffers, self._log_inc, self._log_qo,
+            bounds))
+        info = self._reweigh(bounds)
+        self.seconds += time.perf_counter() - t0
+        self.trace.append({"utterance": info.utterance, "seconds": self.seconds,
+                           "ess": info.ess, "resampled": int(info.resampled),
+                           "log_z": info.log_z, "distinct_particles": info.distinct_particles})
+        if self.history is not None:
+            self.history.append((bounds, info.ancestors))
+        return info
+
+    def run(self, observations=None):
+        """Read ``observations`` more observations (all that are left when None); return the
+        last FilterInfo."""
+        info = None
+        left = self.population.n_observations - self.read
+        for _ in range(left if observations is None else min(observations, left)):
+            info = self.step()
+        return info
+
+    def _each_chunk(self, work):
+        if self._pool is None:
+            work(*self._chunks[0], self._buffers[0])
+            return
+        futures = [self._pool.submit(work, lo, hi, buffers)
+                   for (lo, hi), buffers in zip(self._chunks, self._buffers)]
+        for future in futures:
+            future.result()
+
+    def _reweigh(self, bounds):
+        """Eqs. 10–12 and resampling, after every particle has read the observation."""
+        log_w = self.log_w + self._log_inc
+        top = log_w.max()
+        log_mean = top + math.log(np.exp(log_w - top).sum())  # log Σ W_l w*_l, W normalised
+        self.log_z += log_mean
+        self.log_w = log_w - log_mean
+        ess = effective_sample_size(np.exp(self.log_w))
+        self.read += 1
+        ancestors = np.arange(self.n)
+        resampled = ess <= self.threshold * (1 + 1e-12)
+        distinct = self.n
+        if resampled:
+            counts = offspring(self.rng, np.exp(self.log_w), self.resampling)
+            ancestors, sources, targets = ancestry(counts)
+            self.population.copy(self.parts, sources, targets)
+            self.log_w[:] = -math.log(self.n)
+            distinct = int(np.count_nonzero(counts))
+        return FilterInfo(self.read, ess, bool(resampled), self.log_z, distinct,
+                          self.log_w.copy(), ancestors, bounds)
+
+    # --- after the pass ------------------------------------------------------------------------
+    def segmentations(self):
+        """Each particle's analyses of every observation read (uint8[N, symbols read]), traced
+        back through the resamplings; needs ``record_history``."""
+        if self.history is None:
+            raise ValueError("the filter kept no history: build it with record_history=True")
+        lineage = np.arange(self.n)
+        pieces = []
+        for bounds, ancestors in reversed(self.history):
+            lineage = ancestors[lineage]
+            pieces.append(bounds[lineage])
+        return np.concatenate(pieces[::-1], axis=1) if pieces else np.zeros((self.n, 0), np.uint8)
+
+    def log_joints(self):
+        """log P of each particle's state (its analyses and seating), from its counts."""
+        return self.population.log_joint(self.parts)
+
+    def evaluate(self):
+        """Börschinger & Johnson's §6.1: each particle frozen, every observation analysed by a
+        draw from Q, scored against the gold; the scores' weighted mean, and the weighted mean
+        log-probability of the final states (Table 1's last column)."""
+        t0 = time.perf_counter()
+        weights = self.weights
+        seeds = np.random.SeedSequence((self.seed, EVALUATION)).spawn(self.n)
+        scores = [None] * self.n
+
+        def work(lo, hi, buffers):
+            for l in range(lo, hi):
+                scores[l] = self.population.evaluate(self.parts, l, np.random.default_rng(seeds[l]),
+                                                     buffers)
+
+        self._each_chunk(work)
+        result = {key: float(sum(w * s[key] for w, s in zip(weights, scores)))
+                  for key in scores[0]}
+        result["log_prob"] = float(weights @ self.log_joints())
+        result["evaluation_seconds"] = time.perf_counter() - t0
+        return result
+
+    def close(self):
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
