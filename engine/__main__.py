@@ -9,6 +9,10 @@
     python -m engine race --model MODEL [--data FILE] --samplers A,B,… [--chains C]
                           (--sweeps N | --seconds T) [--eta E | --eta-sweep 0:1:0.1] --out DIR
                           [--workers W | --scheduler ADDRESS] [the model's options]
+    python -m engine filter --model {unigram,bigram} [--data FILE] --particles N
+                            [--threshold N|N/2|F] [--resampling multinomial|systematic]
+                            [--baseline dpm|dps] [--seed S] --trace FILE.csv [--output FILE]
+                            [--runs R --runs-out FILE.csv] [--phi PHI] [the model's options]
     python -m engine toy-posterior --n N --out FILE.csv
     python -m engine tables --alpha A --counts FILE
     python -m engine warm [--model MODEL]
@@ -31,6 +35,7 @@ from datasets.errors import CorpusError
 from datasets.text import decode, read_bytes
 from engine import samplers
 from engine.bench import bench_sweeps
+from engine.filter_cli import add_filter_parser, run_filters
 from engine.cli_args import (FULL_PRECISION, OneLineParser, check_writable, eta_range,
                              float_in, int_in, name_list, option_type)
 from engine.models import registry
@@ -45,7 +50,8 @@ def build_parser(model=None):
                            description="Typeblocks engine: run samplers and exact posteriors "
                                        "without a browser (docs/command-line.md).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
-                                     metavar="{run,score,bench,race,toy-posterior,tables,warm}")
+                                     metavar="{run,score,bench,race,filter,toy-posterior,tables,"
+                                             "warm}")
     run = commands.add_parser("run", help="run one chain and write its trace",
                               epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(run, model, initialisation=True)
@@ -74,6 +80,7 @@ def build_parser(model=None):
                        help="TYPE: turn the skip approximation off")
 
     add_race_parser(commands, model)
+    add_filter_parser(commands, model, add_model_arguments, Help)
 
     warm_up = commands.add_parser(
         "warm", help="compile (or load) every model's kernels now, showing progress (make run "
@@ -156,7 +163,7 @@ def model_epilog(model):
 
 
 def add_model_arguments(parser, model, initialisation=False):
-    parser.add_argument("--model", choices=list(registry.models()), required=True,
+    parser.add_argument("--model", choices=model_names(), required=True,
                         help="the model (its options follow once it is given)")
     parser.add_argument("--data", help="the corpus file (default: the model's built-in corpus)")
     if model is None:
@@ -191,14 +198,27 @@ def add_sampling_arguments(parser, sweeps_required):
                              "default: the model's")
 
 
+def model_names():
+    """Every model's registered name and its aliases (the unigram model is also `unigram`)."""
+    return [n for name, cls in registry.models().items() for n in (name, *getattr(cls, "aliases", ()))]
+
+
 def model_named(argv):
     """The model class that argv's --model names, if it names a registered one."""
     for i, arg in enumerate(argv):
         name = arg.split("=", 1)[1] if arg.startswith("--model=") else (
             argv[i + 1] if arg == "--model" and i + 1 < len(argv) else None)
-        if name in registry.models():
+        if name in model_names():
             return registry.get(name)
     return None
+
+
+def run_filter(model_class, args):
+    if "particle" not in getattr(model_class, "populations", ()):
+        offering = [n for n, c in registry.models().items() if getattr(c, "populations", ())]
+        raise ValueError(f"the {model_class.name} model has no particle filter: choose one of "
+                         f"{', '.join(offering)}")
+    run_filters(load_model(model_class, args), args)
 
 
 def load_model(model, args):
@@ -421,7 +441,7 @@ def dask_client(args):
         yield client
 
 
-COMMANDS = {"run": run_chain, "score": score, "bench": bench, "race": race}
+COMMANDS = {"run": run_chain, "score": score, "bench": bench, "race": race, "filter": run_filter}
 
 
 def main(argv=None):
@@ -433,7 +453,7 @@ def main(argv=None):
         return 2
     args = parser.parse_args(argv)
     check_writable(parser, *(getattr(args, name, None)
-                             for name in ("out", "trace", "samples", "output")))
+                             for name in ("out", "trace", "samples", "output", "runs_out")))
     try:
         if args.command == "toy-posterior":
             toy_posterior(args)
@@ -451,7 +471,7 @@ def main(argv=None):
         if args.command == "race":
             wanted = args.samplers
         else:
-            wanted = [] if args.command == "score" else [args.sampler]
+            wanted = [] if args.command in ("score", "filter") else [args.sampler]
         for name in wanted:
             if name not in samplers.offered(model.samplers):
                 parser.error(f"the {model.name} model has no {name} sampler: choose one of "

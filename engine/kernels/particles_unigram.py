@@ -104,11 +104,7 @@ def grow(parts, more_words, more_tables):
         getattr(grown, name)[:, :old_t] = getattr(parts, name)
     grown.cc[:] = parts.cc
     grown.scal[:] = parts.scal
-    if grown.hkey.shape[1] != parts.hkey.shape[1]:
-        rehash(grown)
-    else:
-        grown.hkey[:] = parts.hkey
-        grown.hslot[:] = parts.hslot
+    reinsert(parts.hkey, parts.hslot, grown.hkey, grown.hslot)
     return grown
 
 
@@ -155,11 +151,18 @@ def new_word(parts, l, v):
 
 
 @kernel
-def rehash(parts):
-    """Fill every particle's (empty) lexicon table from its word slots."""
-    for l in range(parts.scal.shape[0]):
-        for w in range(parts.scal[l, WORDS]):
-            _link_word(parts, l, parts.wtype[l, w], w)
+def reinsert(old_key, old_value, new_key, new_value):
+    """Every entry of each particle's open-addressing table (old_key, old_value: int[N, H], key
+    −1 = empty) into its empty larger one (new_key, new_value: int[N, H′])."""
+    mask = new_key.shape[1] - 1
+    for l in range(old_key.shape[0]):
+        for h in range(old_key.shape[1]):
+            if old_key[l, h] != EMPTY:
+                slot = _first_slot(old_key[l, h], mask)
+                while new_key[l, slot] != EMPTY:
+                    slot = (slot + 1) & mask
+                new_key[l, slot] = old_key[l, h]
+                new_value[l, slot] = old_value[l, h]
 
 
 # --- the proposal Q: the model frozen at s ---------------------------------------------------------

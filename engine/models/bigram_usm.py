@@ -22,6 +22,7 @@ from engine.core.special import log_rising
 from engine.core.state import clone
 from engine.kernels import bigram as kernels
 from engine.kernels import bigram_sentence
+from engine.models.populations import DEFAULT_PHI, BigramPopulation
 from engine.models.protocol import Option
 from engine.models.registry import register
 from engine.models.segmentation import SegmentationModel
@@ -66,6 +67,12 @@ class BigramModel(SegmentationModel):
                "customer's table", choices=tuple(seats.REPRESENTATIONS)),
     )
     trace_labels = {**SegmentationModel.trace_labels, "tables": "tables (bigram restaurants)"}
+    populations = ("particle",)
+    particle_options = (
+        Option("phi", "--phi", float, DEFAULT_PHI,
+               "φ, the learned lexical model's Dirichlet parameter on symbols (the particle "
+               "filter's base replaces the fixed one: --p-boundary is unused)", 1e-9, 1e9),
+    )
     order = 2
     state_class = kernels.BigramState
     kernel_modules = (kernels, bigram_sentence)
@@ -91,6 +98,11 @@ class BigramModel(SegmentationModel):
         self.seating = seating
         self.base = bigram_base(self.longest, len(self.alphabet), self.alpha0, self.p_boundary,
                                 self.p_utterance)
+
+    def particles(self, phi=DEFAULT_PHI):
+        """The particle filter's bigram model on this corpus: α₀, α₁ and p$ as here, the lexicon
+        learned (φ) instead of the fixed base, every table of both levels recorded."""
+        return BigramPopulation(self, self.alpha0, self.alpha1, self.p_utterance, phi)
 
     # --- states -------------------------------------------------------------------------------
     def empty_state(self, bound):

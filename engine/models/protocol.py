@@ -155,6 +155,10 @@ class Model(Protocol):
     def read_analysis(self, path):
         """The state of an analysis file in that format (checked against the corpus)."""
 
+    # Optional: ``populations`` (class attribute): the population samplers it offers (the particle
+    # filter), with ``particle_options`` (Options of ``particles``) and ``particles(**options)``,
+    # the model's side of the filter (engine.samplers.particle); ``aliases``: other names it
+    # answers to (registry.get).
     # Optional: ``warm_lesson(self)`` runs once at start-up any kernel the model's lesson page
     # uses beyond the samplers' (the toy's exact posterior); the warm-up calls it when present.
 

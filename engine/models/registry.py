@@ -22,6 +22,10 @@ def register(cls):
             raise TypeError(f"the {cls.name} model offers {samplers.label(name)}, but "
                             f"{cls.state_class.__name__} does not implement {', '.join(absent)}: "
                             "implement them with engine.kernels.interface.for_state")
+    for name in getattr(cls, "populations", ()):
+        if samplers.entry(name).kind != "population" or not hasattr(cls, "particles"):
+            raise TypeError(f"the {cls.name} model offers {samplers.label(name)} as a population "
+                            "but it is not one, or the model has no particles() to give it")
     _MODELS[cls.name] = cls
     return cls
 
@@ -35,8 +39,10 @@ def models():
 
 
 def get(name):
-    """The model class registered as ``name``; an unknown name is refused with the choices."""
+    """The model class registered as ``name`` (or one of its ``aliases``, the name its paper
+    uses); an unknown name is refused with the choices."""
     known = models()
+    name = next((cls.name for cls in known.values() if name in getattr(cls, "aliases", ())), name)
     if name not in known:
         raise ValueError(f"unknown model {name!r}: choose one of {', '.join(known)}")
     return known[name]

@@ -15,6 +15,7 @@ from engine.kernels import usm_sentence
 from engine.models.protocol import Option
 from engine.models.registry import register
 from engine.models.segmentation import SegmentationModel
+from engine.models.populations import DEFAULT_PHI, UnigramPopulation
 
 # the state's fields that hold the corpus: read by kernels, never written, shared by copies
 CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base",
@@ -44,6 +45,13 @@ class UsmModel(SegmentationModel):
                "p#, the base distribution's word-end probability", 1e-9, 1 - 1e-9),
         Option("rho", "--rho", float, 2.0, "ρ, the utterance-end prior", 1e-9, 1e9),
     )
+    populations = ("particle",)
+    particle_options = (
+        Option("phi", "--phi", float, DEFAULT_PHI,
+               "φ, the learned lexical model's Dirichlet parameter on symbols (the particle "
+               "filter's base replaces the fixed one: --p-boundary is unused)", 1e-9, 1e9),
+    )
+    aliases = ("unigram",)
     order = 1
     state_class = kernels.UsmState
     kernel_modules = (kernels, usm_sentence)
@@ -53,6 +61,11 @@ class UsmModel(SegmentationModel):
         super().__init__(texts, gold_bound)
         self.alpha0, self.p_boundary, self.rho = float(alpha0), float(p_boundary), float(rho)
         self.base = word_base(self.longest, len(self.alphabet), self.alpha0, self.p_boundary)
+
+    def particles(self, phi=DEFAULT_PHI):
+        """The particle filter's unigram model on this corpus: α and ρ as here, the lexicon
+        learned (φ) instead of the fixed base (Börschinger & Johnson 2011 §4.1)."""
+        return UnigramPopulation(self, self.alpha0, self.rho, phi)
 
     # --- states -------------------------------------------------------------------------------
     def state_from_bound(self, bound, rng=None):

@@ -4,10 +4,14 @@ Each entry holds everything the rest of the lab needs to know about a sampler �
 the papers' words, its colour on every chart, a line of help, and how to build one — so a new
 sampler is one ``register`` call and cannot crash a page that lists samplers.
 
-TOKEN and TOKEN-anneal are one class with different temperature schedules; TYPE and
-TYPE-greedy are one class with a flag; SENTENCE is blocked Metropolis-Hastings. All are written
-once against the model interface (engine.kernels.interface), so a new model brings no sampler
-code of its own.
+Samplers are of two kinds. A *chain* (TOKEN, TYPE, …) is a Markov chain over one analysis of
+the whole corpus that a Run drives sweep by sweep: TOKEN and TOKEN-anneal are one class with
+different temperature schedules; TYPE and TYPE-greedy are one class with a flag; SENTENCE is
+blocked Metropolis-Hastings. All are written once against the model interface
+(engine.kernels.interface), so a new model brings no sampler code of its own. A *population*
+(the particle filter) reads the observations once, in order, with N weighted particles
+(engine.samplers.particle); a model offers it by listing it in ``populations`` and giving
+``particles(**settings)``, its side of the filter.
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -15,6 +19,7 @@ from typing import Callable
 from engine.kernels.interface import SENTENCE_FUNCTIONS, TOKEN_FUNCTIONS, TYPE_FUNCTIONS
 from engine.samplers import schedule
 from engine.samplers.mixture import MixtureSampler
+from engine.samplers.particle import ParticleFilter
 from engine.samplers.sentence import SentenceSampler
 from engine.samplers.token import TokenSampler
 from engine.samplers.type_based import TypeSampler
@@ -26,8 +31,10 @@ FALLBACK_COLOUR = "#7f7f7f"
 class SamplerEntry:
     """A registered sampler.
 
-    build(total_sweeps, skip, anneal_start) -> Sampler makes a fresh one for one chain;
-    ``needs`` names the model-interface functions its kernels call (engine.kernels.interface).
+    A chain's build(total_sweeps, skip, anneal_start) -> Sampler makes a fresh one for one
+    chain, and ``needs`` names the model-interface functions its kernels call
+    (engine.kernels.interface). A population's build(particles, n_particles, seed, **settings)
+    -> ParticleFilter, ``particles`` being the model's side of it (``model.particles()``).
     """
 
     name: str
@@ -38,6 +45,7 @@ class SamplerEntry:
     needs: tuple
     needs_length: bool = False  # whether build needs the run's planned number of sweeps
     parts: tuple = ()  # a mixture's samplers, a sweep each in turn (engine/samplers/mixture.py)
+    kind: str = "chain"  # or "population"
 
 
 SAMPLERS = {}
@@ -79,6 +87,14 @@ register(SamplerEntry(
     lambda total_sweeps, skip, anneal_start: SentenceSampler(), SENTENCE_FUNCTIONS))
 
 
+register(SamplerEntry(
+    "particle", "Particle filter", "#e07a5f",
+    "reads the utterances once, in order: N weighted particles each draw an analysis from the "
+    "model frozen at their state, and are resampled when the effective sample size falls "
+    "(Börschinger & Johnson 2011)",
+    ParticleFilter, (), kind="population"))
+
+
 def register_mixture(parts, colour_, help_text):
     """Register the mixture of ``parts`` (registered samplers), named "a-b" (a name that
     travels in a link as it is) and labelled "A + B"; it needs what its parts need, and a model
@@ -99,9 +115,19 @@ def offered(basic):
                                 if e.parts and set(e.parts) <= set(basic))
 
 
-def names():
-    """Every registered sampler's name, in registration order."""
-    return tuple(SAMPLERS)
+def names(kind="chain"):
+    """Every registered sampler's name of this kind, in registration order."""
+    return tuple(name for name, e in SAMPLERS.items() if e.kind == kind)
+
+
+def make_filter(model, n_particles, seed, name="particle", particles=None, **settings):
+    """A population sampler ``name`` on a model that offers it; ``particles``: keyword
+    arguments of the model's ``particles`` (e.g. {"phi": 0.02}); settings: the filter's
+    (threshold, resampling, greedy, …; engine.samplers.particle.ParticleFilter)."""
+    chosen = entry(name)
+    if chosen.kind != "population" or name not in getattr(model, "populations", ()):
+        raise ValueError(f"the {model.name} model has no {chosen.label}")
+    return chosen.build(model.particles(**(particles or {})), n_particles, seed, **settings)
 
 
 def entry(name):

@@ -11,10 +11,12 @@ estimate of the probability of the observations read so far (kept in log space).
 DPS is this filter with one particle; DPM (``greedy``) takes each observation's most probable
 analysis under Q instead of drawing it.
 
-The model side is an object with these members (engine.models.usm_particles is one):
-``n_observations``; ``length(u)`` (draws a particle needs for observation u: the uniforms come
-from the filter's Generator, so a run is reproducible whatever the number of threads);
-``new(n)``; ``make_room(parts, u)`` (the particles, grown if observation u might not fit);
+The model side is an object with these members (engine.models.populations has two):
+``n_observations``; ``length(u)`` (the observation's size); ``draws(u)`` (uniforms a particle
+needs for observation u: they come from the filter's Generator, so a run is reproducible
+whatever the number of threads);
+``model`` (a registered model: its tiny instance warms the kernels); ``warm()`` (run any
+kernel a filter on a tiny corpus would not reach); ``new(n)``; ``make_room(parts, u)`` (the particles, grown if observation u might not fit);
 ``buffers()``; ``propagate(parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo,
 bounds)``; ``copy(parts, sources, targets)``; ``log_joint(parts)``; ``evaluate(parts, l, rng,
 buffers)`` → the measures of §6.1 for particle l.
@@ -24,6 +26,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -33,6 +36,19 @@ from engine.core.rng import make_rng
 THRESHOLDS = {"N": 1.0, "N/2": 0.5}
 EVALUATION = 6  # mixed into the seed of §6.1's evaluation draws (independent of the filter's)
 MIN_CHUNK = 32  # particles per thread below which threads cost more than they give
+
+
+@cache
+def warm(model_class):
+    """Load (or compile) a model's particle-filter kernels once per process, on its tiny
+    instance, so that a filter's first utterance does not count the loading as engine time."""
+    population = model_class.tiny().particles()
+    population.warm()
+    for greedy in (False, True):
+        particle_filter = ParticleFilter(population, 2, 0, threshold="N", greedy=greedy,
+                                         threads=1, warm_kernels=False)
+        particle_filter.run()
+        particle_filter.evaluate()
 
 
 def threshold_fraction(text):
@@ -85,14 +101,18 @@ class ParticleFilter:
     resampling : "multinomial" or "systematic"
     greedy : DPM (each observation's most probable analysis under Q; use with N = 1)
     record_history : keep every move's analyses and ancestors (``segmentations``, genealogy)
+    threads : how many threads share the particles (default: the machine's cores)
+    warm_kernels : load the kernels first, so the first move's time is the move's
     """
 
     def __init__(self, population, n_particles, seed, threshold="N/2", resampling="systematic",
-                 greedy=False, record_history=False, threads=None):
+                 greedy=False, record_history=False, threads=None, warm_kernels=True):
         if n_particles < 1:
             raise ValueError(f"a particle filter needs at least one particle, not {n_particles}")
         if resampling not in SCHEMES:
             raise ValueError(f"resampling is {' or '.join(SCHEMES)}, not {resampling!r}")
+        if warm_kernels:
+            warm(type(population.model))
         self.population = population
         self.n = int(n_particles)
         self.seed = int(seed)
@@ -131,7 +151,7 @@ class ParticleFilter:
         u = self.read
         n = self.population.length(u)
         self.parts = self.population.make_room(self.parts, u)
-        uniforms = self.rng.random((self.n, 2 * n))
+        uniforms = self.rng.random((self.n, self.population.draws(u)))
         bounds = np.empty((self.n, n), np.uint8)
         self._each_chunk(lambda lo, hi, buffers: self.population.propagate(
             self.parts, u, lo, hi, uniforms, self.greedy, buffers, self._log_inc, self._log_qo,
@@ -201,19 +221,30 @@ class ParticleFilter:
         """log P of each particle's state (its analyses and seating), from its counts."""
         return self.population.log_joint(self.parts)
 
+    def _evaluation_rngs(self):
+        """One Generator per particle for §6.1's draws: independent of the filter's and of the
+        number of threads."""
+        return [np.random.default_rng(seed)
+                for seed in np.random.SeedSequence((self.seed, EVALUATION)).spawn(self.n)]
+
+    def analysis(self):
+        """The heaviest particle's §6.1 analysis (the one ``evaluate`` scored): uint8[T]."""
+        l = int(np.argmax(self.log_w))
+        return self.population.segment(self.parts, l, self._evaluation_rngs()[l],
+                                       self._buffers[0]).copy()
+
     def evaluate(self):
         """Börschinger & Johnson's §6.1: each particle frozen, every observation analysed by a
         draw from Q, scored against the gold; the scores' weighted mean, and the weighted mean
         log-probability of the final states (Table 1's last column)."""
         t0 = time.perf_counter()
         weights = self.weights
-        seeds = np.random.SeedSequence((self.seed, EVALUATION)).spawn(self.n)
+        rngs = self._evaluation_rngs()
         scores = [None] * self.n
 
         def work(lo, hi, buffers):
             for l in range(lo, hi):
-                scores[l] = self.population.evaluate(self.parts, l, np.random.default_rng(seeds[l]),
-                                                     buffers)
+                scores[l] = self.population.evaluate(self.parts, l, rngs[l], buffers)
 
         self._each_chunk(work)
         result = {key: float(sum(w * s[key] for w, s in zip(weights, scores)))

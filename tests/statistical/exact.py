@@ -249,3 +249,66 @@ def learned_usm_exact(texts, alpha, rho, phi):
                       for b in toy_assignments(n_sites)])
     log_z = logsumexp(log_p)
     return log_z, np.exp(log_p - log_z)
+
+
+def learned_bigram_log_p(utterances, alpha0, alpha1, p_end, phi, n_symbols):
+    """log p(segmentation) under the HDP bigram model with the learned lexical model, summed over
+    every seating of both levels: each word (and the `$` ending each utterance) joins a table
+    of its pair in the restaurant of the word before it (`$` at an utterance's start) with
+    probability size / (n_before + α₁), or opens one with α₁ / (n_before + α₁) × the unigram
+    restaurant's choice: one of the word's unigram tables (size / (t + α₀)) or a new one
+    (α₀ P₀′ / (t + α₀); P₀′(`$`) = p$, P₀′(w) = (1 − p$) P₀(w | the labels so far))."""
+    tokens = []
+    for words in utterances:
+        before = "$"
+        for w in [*words, "$"]:
+            tokens.append((before, w))
+            before = w
+
+    def replaced(sizes, i, size):
+        return tuple(sorted(sizes[:i] + (size,) + sizes[i + 1:]))
+
+    @functools.cache
+    def total(k, bigram, unigram):
+        # bigram: sorted ((before, w), table sizes); unigram: sorted (w, table sizes)
+        if k == len(tokens):
+            return 1.0
+        before, word = tokens[k]
+        pairs, words = dict(bigram), dict(unigram)
+        n_before = sum(sum(s) for (b, _), s in pairs.items() if b == before)
+        t = sum(sum(s) for s in words.values())
+        labels, symbols = {}, 0
+        for w, sizes in words.items():
+            if w != "$":
+                for c in w + "#":
+                    labels[c] = labels.get(c, 0) + len(sizes)
+                symbols += (len(w) + 1) * len(sizes)
+        base = p_end if word == "$" else (1 - p_end) * learned_base(word, labels, symbols, phi,
+                                                                    n_symbols)
+        mine, uni = pairs.get((before, word), ()), words.get(word, ())
+        options = [(size / (n_before + alpha1), replaced(mine, i, size + 1), uni)
+                   for i, size in enumerate(mine)]
+        opened = tuple(sorted(mine + (1,)))
+        new_table = alpha1 / (n_before + alpha1)
+        options += [(new_table * size / (t + alpha0), opened, replaced(uni, i, size + 1))
+                    for i, size in enumerate(uni)]
+        options.append((new_table * alpha0 * base / (t + alpha0), opened,
+                        tuple(sorted(uni + (1,)))))
+        out = 0.0
+        for p, pair_sizes, word_sizes in options:
+            pairs[(before, word)], words[word] = pair_sizes, word_sizes
+            out += p * total(k + 1, tuple(sorted(pairs.items())), tuple(sorted(words.items())))
+        return out
+
+    return math.log(total(0, (), ()))
+
+
+def learned_bigram_exact(texts, alpha0, alpha1, p_end, phi):
+    """(log Z, posterior over segmentations) for the learned-lexicon bigram model, as
+    ``learned_usm_exact``."""
+    n_sites = sum(len(t) - 1 for t in texts)
+    n_symbols = len(set("".join(texts))) + 1
+    log_p = np.array([learned_bigram_log_p(split_by_bits(texts, b), alpha0, alpha1, p_end, phi,
+                                           n_symbols) for b in toy_assignments(n_sites)])
+    log_z = logsumexp(log_p)
+    return log_z, np.exp(log_p - log_z)

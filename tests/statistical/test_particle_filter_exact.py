@@ -1,5 +1,6 @@
-"""The particle filter against exact enumeration (tests/statistical/exact.py recomputes the
-learned-lexicon unigram model on its own, summing over every segmentation and seating).
+"""The particle filter against exact enumeration, for both segmentation models
+(tests/statistical/exact.py recomputes each model on its own, summing over every segmentation and
+every seating):
 
 - Ẑ is unbiased: the mean of exp(log Ẑ) over many independent filters equals p(texts);
 - the weighted particles approach the batch posterior over segmentations as N grows;
@@ -8,51 +9,62 @@ learned-lexicon unigram model on its own, summing over every segmentation and se
 import numpy as np
 import pytest
 
+from engine.models.bigram_usm import BigramModel
 from engine.models.usm import UsmModel
-from engine.models.usm_particles import UsmParticles
 from engine.samplers.particle import ParticleFilter
-from tests.statistical.exact import learned_usm_exact, z_index
+from tests.statistical.exact import learned_bigram_exact, learned_usm_exact, z_index
 
-TEXTS = ("ab", "ba", "ab", "a")  # 3 sites: 8 segmentations
-ALPHA, RHO, PHI = 1.0, 2.0, 0.5  # small α and φ: a peaked posterior that learning moves
 RUNS = 4000
+# small concentrations and φ: peaked posteriors that what the particles learn moves
+CASES = {
+    "unigram": (("ab", "ba", "ab", "a"),
+                lambda texts: UsmModel(texts, alpha0=1.0, rho=2.0).particles(phi=0.5),
+                lambda texts: learned_usm_exact(texts, alpha=1.0, rho=2.0, phi=0.5)),
+    "bigram": (("aba", "ba"),
+               lambda texts: BigramModel(texts, alpha0=1.0, alpha1=1.0,
+                                         p_utterance=0.5).particles(phi=1.0),
+               lambda texts: learned_bigram_exact(texts, alpha0=1.0, alpha1=1.0, p_end=0.5,
+                                                  phi=1.0)),
+}
 
 
-class WithoutNormaliser(UsmParticles):
-    """A planted bug: eq. 10's factor without Q(o | s)."""
+class WithoutNormaliser:
+    """A planted bug: a population whose eq. 10 factor leaves out Q(o | s)."""
+
+    def __init__(self, population):
+        self.inner = population
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
 
     def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
-        super().propagate(parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds)
+        self.inner.propagate(parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo,
+                             bounds)
         log_inc[lo:hi] -= log_qo[lo:hi]
 
 
-@pytest.fixture(scope="module")
-def exact():
-    return learned_usm_exact(TEXTS, ALPHA, RHO, PHI)
+@pytest.fixture(scope="module", params=list(CASES))
+def case(request):
+    texts, population, exact = CASES[request.param]
+    return population(texts), exact(texts)
 
 
-def z_hats(population, n_particles, runs=RUNS):
-    return np.array([ParticleFilter(population, n_particles, seed=seed).run().log_z
-                     for seed in range(runs)])
-
-
-def z_scores(log_z_hats, log_z):
+def z_scores(population, n_particles, log_z, runs=RUNS):
     """How many standard errors the mean of Ẑ / p(texts) is from 1."""
-    ratio = np.exp(log_z_hats - log_z)
+    ratio = np.exp([ParticleFilter(population, n_particles, seed=seed).run().log_z - log_z
+                    for seed in range(runs)])
     return (ratio.mean() - 1.0) / (ratio.std(ddof=1) / np.sqrt(len(ratio)))
 
 
 @pytest.mark.parametrize("n_particles", [1, 2, 5])
-def test_z_hat_is_unbiased(exact, n_particles):
-    log_z, _ = exact
-    population = UsmParticles(UsmModel(TEXTS), ALPHA, RHO, PHI)
-    assert abs(z_scores(z_hats(population, n_particles), log_z)) < 4.0
+def test_z_hat_is_unbiased(case, n_particles):
+    population, (log_z, _) = case
+    assert abs(z_scores(population, n_particles, log_z)) < 4.0
 
 
-def test_z_hat_without_the_normaliser_is_caught(exact):
-    log_z, _ = exact
-    population = WithoutNormaliser(UsmModel(TEXTS), ALPHA, RHO, PHI)
-    assert abs(z_scores(z_hats(population, 2, runs=1000), log_z)) > 10.0
+def test_z_hat_without_the_normaliser_is_caught(case):
+    population, (log_z, _) = case
+    assert abs(z_scores(WithoutNormaliser(population), 2, log_z, runs=1000)) > 10.0
 
 
 def weighted_posterior(population, n_particles, seed, size):
@@ -65,24 +77,22 @@ def weighted_posterior(population, n_particles, seed, size):
     return p
 
 
-def total_variation(p, q):
-    return 0.5 * np.abs(p - q).sum()
+def mean_tv(population, posterior, n_particles, runs=3):
+    """Mean total variation to the exact posterior over ``runs`` filters."""
+    return np.mean([0.5 * np.abs(weighted_posterior(population, n_particles, 100 + r,
+                                                    len(posterior)) - posterior).sum()
+                    for r in range(runs)])
 
 
-def tv_by_n(population, posterior, sizes=(1, 10, 100, 1000), runs=3):
-    """Mean total variation to the exact posterior over ``runs`` filters of each size."""
-    return [np.mean([total_variation(weighted_posterior(population, n, 100 + r, len(posterior)),
-                                     posterior) for r in range(runs)]) for n in sizes]
-
-
-def test_particles_approach_the_batch_posterior(exact):
-    _, posterior = exact
-    tv = tv_by_n(UsmParticles(UsmModel(TEXTS), ALPHA, RHO, PHI), posterior)
+def test_particles_approach_the_batch_posterior(case):
+    population, (_, posterior) = case
+    tv = [mean_tv(population, posterior, n) for n in (1, 10, 100, 1000)]
     assert all(a > b for a, b in zip(tv, tv[1:])), tv
     assert tv[-1] < 0.05, tv
 
 
-def test_particles_without_the_normaliser_do_not(exact):
-    _, posterior = exact
-    tv = tv_by_n(WithoutNormaliser(UsmModel(TEXTS), ALPHA, RHO, PHI), posterior, sizes=(1000,))
-    assert tv[0] > 0.1, tv
+def test_particles_without_the_normaliser_do_not(case):
+    population, (_, posterior) = case
+    right = mean_tv(population, posterior, 1000)
+    wrong = mean_tv(WithoutNormaliser(population), posterior, 1000)
+    assert wrong > max(0.05, 3 * right), (wrong, right)

@@ -1,0 +1,142 @@
+"""The particle filter on the command line (Börschinger & Johnson 2011):
+
+    python -m engine filter --model {unigram,bigram} [--data FILE] --particles N
+        [--threshold N|N/2|F] [--resampling multinomial|systematic] [--baseline dpm|dps]
+        --seed S --trace FILE.csv [--output FILE] [--runs R --runs-out FILE.csv]
+
+One trace row per utterance read (``utterance,seconds,ess,resampled,log_z,distinct_particles``,
+with a leading ``run`` column when --runs > 1), then §6.1's weighted scores as JSON on stdout.
+"""
+import csv
+import json
+import argparse
+import os
+
+import numpy as np
+
+from engine import samplers
+from engine.cli_args import FULL_PRECISION, int_in, option_type
+from engine.core.resampling import SCHEMES
+from engine.samplers.particle import threshold_fraction
+
+TRACE_COLUMNS = ("utterance", "seconds", "ess", "resampled", "log_z", "distinct_particles")
+BASELINES = {"dps": "DPS: one particle, each utterance's segmentation drawn from Q",
+             "dpm": "DPM: one particle, each utterance's most probable segmentation under Q"}
+
+
+def threshold_text(text):
+    """An argparse type: N, N/2 or a fraction in (0, 1], kept as given."""
+    try:
+        threshold_fraction(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
+def add_filter_parser(commands, model, add_model_arguments, help_class):
+    """The ``filter`` subcommand (its model options once --model is known)."""
+    parser = commands.add_parser(
+        "filter", help="the particle filter: one pass over the utterances (a trace row per "
+                       "utterance), then §6.1's weighted scores as JSON",
+        formatter_class=help_class)
+    add_model_arguments(parser, model)
+    if model is not None:
+        group = parser.add_argument_group("the particle filter's model")
+        for option in getattr(model, "particle_options", ()):
+            group.add_argument(option.flag, dest=option.name, type=option_type(option),
+                               default=option.default, help=f"{option.help} (default "
+                                                            f"{option.default})")
+    parser.add_argument("--particles", type=int_in(1, 100_000), default=None,
+                        help="N, the number of particles (required unless --baseline)")
+    parser.add_argument("--threshold", type=threshold_text, default="N/2",
+                        help="resample when ESS falls to this: N (every utterance), N/2, or a "
+                             "fraction of N in (0, 1] (default N/2)")
+    parser.add_argument("--resampling", choices=SCHEMES, default="multinomial",
+                        help="multinomial (their §5: N draws with replacement) or systematic "
+                             "(one uniform, lower variance) (default multinomial)")
+    parser.add_argument("--baseline", choices=tuple(BASELINES),
+                        help="; ".join(f"{k}: {v}" for k, v in BASELINES.items()))
+    parser.add_argument("--seed", type=int_in(0), default=0, help="run r's seed is SEED + r")
+    parser.add_argument("--trace", required=True, help="CSV file for the per-utterance trace")
+    parser.add_argument("--output", help="file for the heaviest final particle's §6.1 "
+                                         "segmentation (plain segmented text)")
+    parser.add_argument("--runs", type=int_in(1, 100_000), default=1,
+                        help="independent filters, seeds SEED, SEED + 1, … (default 1)")
+    parser.add_argument("--runs-out", help="CSV file for one summary row per run "
+                                           "(run,seed,log_z,final_ess,… §6.1 scores)")
+    parser.add_argument("--threads", type=int_in(1, 256), default=os.cpu_count() or 1,
+                        help="threads sharing the particles (default: the machine's cores)")
+    return parser
+
+
+def filter_settings(args):
+    """(N, the ParticleFilter's settings) from the arguments; a ValueError for a bad mix."""
+    if args.baseline:
+        if args.particles not in (None, 1):
+            raise ValueError(f"--baseline {args.baseline} runs one particle: leave out "
+                             f"--particles (got {args.particles})")
+        return 1, {"greedy": args.baseline == "dpm"}
+    if args.particles is None:
+        raise ValueError("give --particles N (or --baseline dpm|dps)")
+    return args.particles, {"threshold": args.threshold, "resampling": args.resampling}
+
+
+def run_filters(model, args):
+    """Run --runs filters; write the trace, the summary rows and --output; print the scores."""
+    n, settings = filter_settings(args)
+    if args.runs > 1 and not args.runs_out:
+        raise ValueError("--runs R writes one summary row per run: give --runs-out FILE.csv")
+    particles = {o.name: getattr(args, o.name) for o in model.particle_options}
+    population = model.particles(**particles)
+    summaries, last = [], None
+    with open(args.trace, "w", newline="", encoding="utf-8") as trace_file:
+        trace = csv.writer(trace_file)
+        trace.writerow((("run",) if args.runs > 1 else ()) + TRACE_COLUMNS)
+        for r in range(args.runs):
+            seed = args.seed + r
+            particle_filter = samplers.entry("particle").build(
+                population, n, seed, threads=args.threads, **settings)
+            for row in run_one(particle_filter):
+                trace.writerow(((r,) if args.runs > 1 else ()) + row)
+            scores = particle_filter.evaluate()
+            summaries.append({"run": r, "seed": seed, "log_z": particle_filter.log_z,
+                              "final_ess": particle_filter.trace[-1]["ess"], **scores})
+            if args.output and r == 0:
+                write_analysis(model, particle_filter, args.output)
+            particle_filter.close()
+            last = scores
+    if args.runs_out:
+        write_rows(args.runs_out, summaries)
+    print(json.dumps(last if args.runs == 1 else summary_of(summaries)))
+
+
+def run_one(particle_filter):
+    """The filter's trace rows, one per utterance, as it reads them."""
+    while not particle_filter.finished:
+        particle_filter.step()
+        row = particle_filter.trace[-1]
+        yield tuple(FULL_PRECISION % row[c] if isinstance(row[c], float) else row[c]
+                    for c in TRACE_COLUMNS)
+
+
+def write_analysis(model, particle_filter, path):
+    bound = particle_filter.analysis()
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(model.write_analysis(model.state_from_bound(bound)))
+
+
+def write_rows(path, rows):
+    with open(path, "w", newline="", encoding="utf-8") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: FULL_PRECISION % v if isinstance(v, float) else v
+                             for k, v in row.items()})
+
+
+def summary_of(rows):
+    """Mean and standard deviation over runs of every figure."""
+    keys = [k for k in rows[0] if k not in ("run", "seed")]
+    values = {k: np.array([row[k] for row in rows], float) for k in keys}
+    return {"runs": len(rows), **{f"{k}_mean": float(v.mean()) for k, v in values.items()},
+            **{f"{k}_sd": float(v.std(ddof=1)) for k, v in values.items()}}

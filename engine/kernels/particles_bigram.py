@@ -1,0 +1,529 @@
+"""The particle filter's bigram model (Goldwater et al. 2009's HDP bigram model with Börschinger &
+Johnson's learned lexical model) over a population of particles in pooled flat arrays.
+
+A particle is two levels of Chinese restaurants with every table recorded:
+
+- a *bigram restaurant* per previous word w′ (`$` at an utterance's start): its customers are
+  the words that followed w′ (and the `$` that ends an utterance); a customer of dish w joins a
+  table of w with weight n_k or opens one with weight α₁ P₁(w);
+- the *unigram restaurant*: every bigram table is one of its customers, labelled with its dish;
+  it joins a unigram table of w with weight m_k or opens one with weight α₀ P₀′(w), where
+  P₀′(`$`) = p$ and P₀′(w) = (1 − p$) P₀(w), P₀ the learned lexical model (eqs. 3–4) over the
+  symbols of the words labelling unigram tables.
+
+So P₁(w) = (t_w + α₀ P₀′(w)) / (t + α₀) (t_w: bigram tables of w, t: all bigram tables) and
+P₂(w | w′) = (n_{w′w} + α₁ P₁(w)) / (n_{w′} + α₁). The state's probability is exchangeable:
+
+    log P(s) = B log α₁ + Σ_b log (n_b − 1)! − Σ_{w′} log α₁^(n_{w′})          (bigram level)
+             + U log α₀ + Σ_u log (m_u − 1)! − log α₀^(t)                       (unigram level)
+             + U_$ log p$ + U_w log (1 − p$) + Σ_k log φ^(cc_k) − log (|chars| φ)^(S)
+
+(B bigram and U unigram tables, U_$ of them labelled `$`, U_w with words; S label symbols).
+
+Reading an utterance, a particle draws a segmentation from Q — the model frozen, every word
+scored P₂(w | w′) with eq. 4's P₀, a forward algorithm over (start of the previous word, start
+of the word), backward sampling — then adds the words and the final `$` one by one, each seated
+from its exact conditional at both levels; eq. 10's factor is the sequential P₂'s product over
+Q(words | o) (engine.kernels.particles_unigram says why the seating is drawn sequentially).
+
+Word slot 0 is `$`. Pairs ⟨w′, w⟩ with customers have a slot in a second open-addressing table.
+"""
+from collections import namedtuple
+
+import math
+
+import numpy as np
+
+from engine.core.jit import kernel
+from engine.core.special import log_rising
+from engine.kernels.particles_unigram import (EMPTY, LABEL_CHARS, N_CHARS, PHI, WORDS,
+                                              _first_slot, _link_word, _log_base_counting,
+                                              _uncount, find_word, reinsert)
+
+END = 0  # the word slot of `$`
+PAIRS, BTABLES, UTABLES = 1, 2, 3  # columns of .scal beside WORDS (0) and LABEL_CHARS (4)
+ALPHA0, P_END, ALPHA1 = 0, 2, 4  # entries of params beside PHI (1) and N_CHARS (3)
+
+
+class BigramParticles(namedtuple("BigramParticles", [
+        "hkey", "hslot", "wtype", "wctx", "wtabs", "whead", "pkey", "pslot", "pcust", "phead",
+        "bsize", "bnext", "usize", "unext", "cc", "scal"])):
+    """N particles of the bigram model (H word-hash and 2P pair-hash slots, W word slots, P pair
+    slots, B bigram and U unigram tables per particle; A symbols).
+
+    hkey, hslot : int32[N, H]   word type → word slot (slot 0, `$`, is never hashed)
+    wtype : int32[N, W]         each word slot's type (−1 for `$`)
+    wctx : int32[N, W]          n_{w′}: customers of the bigram restaurant of context w′
+    wtabs : int32[N, W]         t_w: bigram tables of dish w (its unigram customers)
+    whead : int32[N, W]         its first unigram table (−1: none)
+    pkey : int64[N, 2P]         a pair's key w′·2³² + w, or −1 (empty); pslot : int32[N, 2P]
+    pcust : int32[N, P]         n_{w′w}; phead : int32[N, P] its first bigram table
+    bsize, bnext : int32[N, B]  bigram tables: customers, the pair's next table (−1: last)
+    usize, unext : int32[N, U]  unigram tables: customers, the word's next table
+    cc : int64[N, A + 1]        symbols of the words labelling unigram tables; column A is `#`
+    scal : int64[N, 5]          WORDS, PAIRS, BTABLES (= t), UTABLES, LABEL_CHARS
+    """
+
+    __slots__ = ()
+
+    @property
+    def n(self):
+        return self.scal.shape[0]
+
+
+SIZED = {"word": ("wtype", "wctx", "wtabs", "whead"), "pair": ("pcust", "phead"),
+         "btable": ("bsize", "bnext"), "utable": ("usize", "unext")}
+EMPTY_FILL = {"whead": EMPTY, "phead": EMPTY, "bnext": EMPTY, "unext": EMPTY, "wtype": EMPTY}
+
+
+def new_particles(n, n_symbols, words=256, pairs=512, tables=512):
+    """n empty restaurants, each with the word `$` in slot 0."""
+    size = {"word": words, "pair": pairs, "btable": tables, "utable": tables}
+    arrays = {name: np.full((n, size[kind]), EMPTY_FILL.get(name, 0), np.int32)
+              for kind, names in SIZED.items() for name in names}
+    parts = BigramParticles(
+        hkey=np.full((n, 4 * words), EMPTY, np.int32), hslot=np.zeros((n, 4 * words), np.int32),
+        pkey=np.full((n, 2 * pairs), EMPTY, np.int64), pslot=np.zeros((n, 2 * pairs), np.int32),
+        cc=np.zeros((n, n_symbols + 1), np.int64), scal=np.zeros((n, 5), np.int64), **arrays)
+    parts.scal[:, WORDS] = 1  # `$`
+    return parts
+
+
+def grow(parts, more_words, more_pairs, more_tables):
+    """``parts`` with room for this many new words, pairs and tables (of each level) in every
+    particle: the same arrays when there is room, else capacities doubled and tables rehashed."""
+    used = {"word": parts.scal[:, WORDS].max() + more_words,
+            "pair": parts.scal[:, PAIRS].max() + more_pairs,
+            "btable": parts.scal[:, BTABLES].max() + more_tables,
+            "utable": parts.scal[:, UTABLES].max() + more_tables}
+    size = {kind: getattr(parts, names[0]).shape[1] for kind, names in SIZED.items()}
+    if all(used[kind] <= size[kind] for kind in SIZED):
+        return parts
+    for kind in SIZED:
+        while size[kind] < used[kind]:
+            size[kind] *= 2
+    grown = new_particles(parts.n, parts.cc.shape[1] - 1, size["word"], size["pair"],
+                          size["btable"])
+    if size["utable"] != size["btable"]:
+        grown = grown._replace(usize=np.zeros((parts.n, size["utable"]), np.int32),
+                               unext=np.full((parts.n, size["utable"]), EMPTY, np.int32))
+    for names in SIZED.values():
+        for name in names:
+            old = getattr(parts, name)
+            getattr(grown, name)[:, :old.shape[1]] = old
+    grown.cc[:] = parts.cc
+    grown.scal[:] = parts.scal
+    reinsert(parts.hkey, parts.hslot, grown.hkey, grown.hslot)
+    reinsert(parts.pkey, parts.pslot, grown.pkey, grown.pslot)
+    return grown
+
+
+# --- the lexicon and the pairs ------------------------------------------------------------------
+@kernel
+def new_word(parts, l, v):
+    w = parts.scal[l, WORDS]
+    parts.scal[l, WORDS] += 1
+    parts.wtype[l, w] = v
+    parts.wctx[l, w] = 0
+    parts.wtabs[l, w] = 0
+    parts.whead[l, w] = EMPTY
+    _link_word(parts, l, v, w)
+    return w
+
+
+@kernel
+def _pair_key(before, w):
+    return (np.int64(before) << np.int64(32)) | np.int64(w)
+
+
+@kernel
+def find_pair(parts, l, before, w):
+    """The pair slot of ⟨before, w⟩ (word slots), or −1."""
+    pkey = parts.pkey
+    key = _pair_key(before, w)
+    mask = pkey.shape[1] - 1
+    slot = _first_slot(key, mask)
+    while pkey[l, slot] != EMPTY:
+        if pkey[l, slot] == key:
+            return np.int64(parts.pslot[l, slot])
+        slot = (slot + 1) & mask
+    return np.int64(EMPTY)
+
+
+@kernel
+def new_pair(parts, l, before, w):
+    p = parts.scal[l, PAIRS]
+    parts.scal[l, PAIRS] += 1
+    parts.pcust[l, p] = 0
+    parts.phead[l, p] = EMPTY
+    pkey = parts.pkey
+    key = _pair_key(before, w)
+    mask = pkey.shape[1] - 1
+    slot = _first_slot(key, mask)
+    while pkey[l, slot] != EMPTY:
+        slot = (slot + 1) & mask
+    pkey[l, slot] = key
+    parts.pslot[l, slot] = p
+    return p
+
+
+# --- the proposal Q: the model frozen at s ---------------------------------------------------------
+@kernel
+def fill_unigram_level(parts, l, chars, x0, n, sub, off, params, lp, slots, lp1):
+    """For every substring w = o[i:j] of the utterance chars[x0 : x0 + n]: its word slot in
+    particle l (−1: never seated) and log P₁(w) with eq. 4's P₀, the model frozen. Returns
+    log P₁(`$`).
+
+    lp : float64[≥ n + 1] work; slots : int64[≥ n²], lp1 : float64[≥ n²] outputs at i·n + j − 1.
+    """
+    cc = parts.cc
+    alpha0, phi, p_end = params[ALPHA0], params[PHI], params[P_END]
+    log_denom = math.log(parts.scal[l, LABEL_CHARS] + params[N_CHARS] * phi)
+    lp[0] = 0.0
+    for i in range(n):
+        lp[i + 1] = lp[i] + math.log(cc[l, chars[x0 + i]] + phi) - log_denom
+    log_hash = math.log(cc[l, cc.shape[1] - 1] + phi) - log_denom
+    log_tables = math.log(parts.scal[l, BTABLES] + alpha0)
+    log_base = math.log(alpha0 * (1.0 - p_end))
+    for i in range(n):
+        for j in range(i + 1, n + 1):
+            at = i * n + j - 1
+            w = find_word(parts, l, sub[off + at])
+            slots[at] = w
+            log_p0 = lp[j] - lp[i] + log_hash
+            tw = parts.wtabs[l, w] if w >= 0 else 0
+            if tw == 0:
+                lp1[at] = log_base + log_p0 - log_tables
+            else:
+                lp1[at] = math.log(tw + math.exp(log_base + log_p0)) - log_tables
+    return math.log(parts.wtabs[l, END] + alpha0 * p_end) - log_tables
+
+
+@kernel
+def log_q(parts, l, before, w, lp1_w, params):
+    """log P₂(w | before) frozen: word slots (−1: never seated), lp1_w = log P₁(w)."""
+    alpha1 = params[ALPHA1]
+    n_before = parts.wctx[l, before] if before >= 0 else 0
+    c = 0
+    if n_before > 0 and w >= 0:
+        p = find_pair(parts, l, before, w)
+        if p >= 0:
+            c = parts.pcust[l, p]
+    if c == 0:
+        return math.log(alpha1) + lp1_w - math.log(n_before + alpha1)
+    return math.log(c + alpha1 * math.exp(lp1_w)) - math.log(n_before + alpha1)
+
+
+@kernel
+def _terms_before(parts, l, n, i, w, lp1_w, slots, a, params, terms):
+    """terms[h] = a(h, i) + log P₂(w | o[h:i]) for h < i (i > 0): the paths into the word w
+    that starts at i; return their largest."""
+    top = -np.inf
+    for h in range(i):
+        at = h * n + i - 1
+        terms[h] = a[at] + log_q(parts, l, slots[at], w, lp1_w, params)
+        top = max(top, terms[h])
+    return top
+
+
+@kernel
+def _terms_into_end(parts, l, n, slots, lp1_end, a, params, terms):
+    """terms[i] = a(i, n) + log P₂(`$` | o[i:n]); return their largest."""
+    top = -np.inf
+    for i in range(n):
+        at = i * n + n - 1
+        terms[i] = a[at] + log_q(parts, l, slots[at], END, lp1_end, params)
+        top = max(top, terms[i])
+    return top
+
+
+@kernel
+def _log_sum(terms, m, top):
+    total = 0.0
+    for h in range(m):
+        total += math.exp(terms[h] - top)
+    return top + math.log(total)
+
+
+@kernel
+def _draw(terms, m, top, u):
+    total = 0.0
+    for h in range(m):
+        total += math.exp(terms[h] - top)
+    target = u * total
+    for h in range(m):
+        target -= math.exp(terms[h] - top)
+        if target < 0.0:
+            return h
+    return m - 1
+
+
+@kernel
+def _argmax(terms, m):
+    best = 0
+    for h in range(1, m):
+        if terms[h] > terms[best]:
+            best = h
+    return best
+
+
+@kernel
+def forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, greedy):
+    """a(i, j) = log Σ over segmentations of o[:j] whose last word is o[i:j] of the frozen P₂'s
+    product (``greedy``: the maximum instead, Viterbi); return log Q(o | s), the same over whole
+    segmentations with the final `$` (greedy: the best one's log-probability).
+
+    a : float64[≥ n²] output at i·n + j − 1; terms : float64[≥ n] work.
+    """
+    for j in range(1, n + 1):
+        at = j - 1
+        a[at] = log_q(parts, l, END, slots[at], lp1[at], params)
+        for i in range(1, j):
+            at = i * n + j - 1
+            top = _terms_before(parts, l, n, i, slots[at], lp1[at], slots, a, params, terms)
+            a[at] = top if greedy else _log_sum(terms, i, top)
+    top = _terms_into_end(parts, l, n, slots, lp1_end, a, params, terms)
+    return top if greedy else _log_sum(terms, n, top)
+
+
+@kernel
+def draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms, greedy, starts):
+    """Backward sampling after ``forward`` (``greedy``: the Viterbi path): the words' starts,
+    left to right, in ``starts`` (int64[≥ n]); uniforms : float64[≥ n]. Returns the number of
+    words."""
+    top = _terms_into_end(parts, l, n, slots, lp1_end, a, params, terms)
+    i = _argmax(terms, n) if greedy else _draw(terms, n, top, uniforms[0])
+    j, k = n, 0
+    while True:
+        starts[k] = i
+        k += 1
+        if i == 0:
+            break
+        at = i * n + j - 1
+        top = _terms_before(parts, l, n, i, slots[at], lp1[at], slots, a, params, terms)
+        h = _argmax(terms, i) if greedy else _draw(terms, i, top, uniforms[k])
+        j, i = i, h
+    for b in range(k // 2):
+        starts[b], starts[k - 1 - b] = starts[k - 1 - b], starts[b]
+    return k
+
+
+@kernel
+def log_q_words(parts, l, n, starts, k, slots, lp1, lp1_end, params):
+    """log of the frozen P₂'s product over the segmentation (``starts``, k words) and `$`."""
+    total, before = 0.0, np.int64(END)
+    for b in range(k):
+        j = starts[b + 1] if b + 1 < k else n
+        at = starts[b] * n + j - 1
+        total += log_q(parts, l, before, slots[at], lp1[at], params)
+        before = slots[at]
+    return total + log_q(parts, l, before, END, lp1_end, params)
+
+
+# --- the target P: adding the words one by one --------------------------------------------------
+@kernel
+def _pick(sizes, nexts, l, head, target, largest):
+    """The table of the list from ``head`` where ``target`` falls when the tables are laid end
+    to end by size (``largest``: the largest table)."""
+    t = head
+    chosen, size = t, -1
+    while t != EMPTY:
+        if largest:
+            if sizes[l, t] > size:
+                chosen, size = t, sizes[l, t]
+        else:
+            target -= sizes[l, t]
+            if target < 0.0:
+                return t
+            chosen = t
+        t = nexts[l, t]
+    return chosen
+
+
+@kernel
+def _largest(sizes, nexts, l, head):
+    return sizes[l, _pick(sizes, nexts, l, head, 0.0, True)] if head != EMPTY else 0
+
+
+@kernel
+def _open_table(sizes, nexts, heads, l, owner, counter, parts):
+    """A new table of one customer at the head of ``owner``'s list; return it."""
+    t = parts.scal[l, counter]
+    parts.scal[l, counter] += 1
+    sizes[l, t] = 1
+    nexts[l, t] = heads[l, owner]
+    heads[l, owner] = t
+    return t
+
+
+@kernel
+def _seat(parts, l, before, w, v, chars, x, m, params, u_bigram, u_unigram, greedy):
+    """Seat one customer: the word chars[x : x + m] of type v (word slot w, −1 if new) or, with
+    m = 0, `$` (w = END), after the word slot ``before``. Mutates the particle; returns
+    (log P₂(w | before) given everything added so far, the word's slot)."""
+    alpha0, alpha1, p_end = params[ALPHA0], params[ALPHA1], params[P_END]
+    scal = parts.scal
+    p = find_pair(parts, l, before, w) if w >= 0 else np.int64(EMPTY)
+    c = parts.pcust[l, p] if p >= 0 else 0
+    tw = parts.wtabs[l, w] if w >= 0 else 0
+    if m > 0:
+        base = alpha0 * (1.0 - p_end) * math.exp(_log_base_counting(parts, l, chars, x, m,
+                                                                   params))
+    else:
+        base = alpha0 * p_end
+    new_weight = alpha1 * (tw + base) / (scal[l, BTABLES] + alpha0)
+    log_p = math.log((c + new_weight) / (parts.wctx[l, before] + alpha1))
+    opened_unigram = False
+    if greedy:
+        opens = new_weight > _largest(parts.bsize, parts.bnext, l,
+                                      parts.phead[l, p] if p >= 0 else EMPTY)
+    else:
+        opens = u_bigram * (c + new_weight) >= c
+    if opens:
+        if w < 0:
+            w = new_word(parts, l, v)
+        if greedy:
+            opened_unigram = base > _largest(parts.usize, parts.unext, l, parts.whead[l, w])
+        else:
+            opened_unigram = u_unigram * (tw + base) >= tw
+        if opened_unigram:
+            _open_table(parts.usize, parts.unext, parts.whead, l, w, UTABLES, parts)
+            if m > 0:
+                parts.cc[l, parts.cc.shape[1] - 1] += 1
+                scal[l, LABEL_CHARS] += m + 1
+        else:
+            parts.usize[l, _pick(parts.usize, parts.unext, l, parts.whead[l, w],
+                                 u_unigram * (tw + base), greedy)] += 1
+        parts.wtabs[l, w] += 1
+        if p < 0:
+            p = new_pair(parts, l, before, w)
+        _open_table(parts.bsize, parts.bnext, parts.phead, l, p, BTABLES, parts)
+    else:
+        parts.bsize[l, _pick(parts.bsize, parts.bnext, l, parts.phead[l, p],
+                             u_bigram * (c + new_weight), greedy)] += 1
+    if m > 0 and not opened_unigram:
+        _uncount(parts, l, chars, x, m)
+    parts.pcust[l, p] += 1
+    parts.wctx[l, before] += 1
+    return log_p, w
+
+
+@kernel
+def add_words(parts, l, chars, x0, n, sub, off, starts, k, params, uniforms, greedy):
+    """Seat the segmentation's words (``starts``, k of them) and the final `$` in order, each from
+    its exact conditional at both levels (``greedy``: at its most probable tables, DPM).
+    uniforms : float64[≥ 2k + 2]. Returns log P(words, `$` | s), the sequential P₂'s product."""
+    log_p, before = 0.0, np.int64(END)
+    for b in range(k + 1):
+        if b < k:
+            i = starts[b]
+            j = starts[b + 1] if b + 1 < k else n
+            v = sub[off + i * n + j - 1]
+            w, x, m = find_word(parts, l, v), x0 + i, j - i
+        else:
+            v, w, x, m = -1, np.int64(END), x0, 0
+        term, before = _seat(parts, l, before, w, v, chars, x, m, params, uniforms[2 * b],
+                             uniforms[2 * b + 1], greedy)
+        log_p += term
+    return log_p
+
+
+@kernel
+def propagate(parts, lo, hi, chars, x0, n, sub, off, params, uniforms, greedy, lp, slots, lp1,
+              a, terms, starts, log_inc, log_qo, bounds):
+    """Particles lo … hi − 1 read the utterance chars[x0 : x0 + n] (as in
+    engine.kernels.particles_unigram.propagate). uniforms : float64[N, ≥ 3n + 2]: n for the
+    segmentation, 2 per word and `$` for the seating; lp : float64[≥ n + 1]; slots :
+    int64[≥ n²]; lp1, a : float64[≥ n²]; terms : float64[≥ n]; starts : int64[≥ n] work."""
+    for l in range(lo, hi):
+        lp1_end = fill_unigram_level(parts, l, chars, x0, n, sub, off, params, lp, slots, lp1)
+        log_z = forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, False)
+        if greedy:
+            forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, True)
+        k = draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms[l, :n],
+                        greedy, starts)
+        log_q_seg = log_q_words(parts, l, n, starts, k, slots, lp1, lp1_end, params)
+        for b in range(n):
+            bounds[l, b] = 0
+        for b in range(k):
+            bounds[l, (starts[b + 1] if b + 1 < k else n) - 1] = 1
+        log_p = add_words(parts, l, chars, x0, n, sub, off, starts, k, params,
+                          uniforms[l, n:], greedy)
+        log_inc[l] = log_p - log_q_seg + log_z
+        log_qo[l] = log_z
+
+
+@kernel
+def segment_frozen(rng, parts, l, chars, utt_start, sub, sub_off, params, lp, slots, lp1, a,
+                   terms, starts, uniforms, bound):
+    """§6.1's evaluation: particle l frozen, every utterance segmented by a draw from Q.
+    uniforms : float64[≥ longest utterance] work; bound : uint8[T] output."""
+    for u in range(utt_start.shape[0] - 1):
+        x0 = utt_start[u]
+        n = utt_start[u + 1] - x0
+        lp1_end = fill_unigram_level(parts, l, chars, x0, n, sub, sub_off[u], params, lp, slots,
+                                     lp1)
+        forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, False)
+        for b in range(n):
+            uniforms[b] = rng.random()
+            bound[x0 + b] = 0
+        k = draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms, False,
+                        starts)
+        for b in range(k):
+            bound[x0 + (starts[b + 1] if b + 1 < k else n) - 1] = 1
+
+
+@kernel
+def copy_particles(parts, sources, targets):
+    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source)."""
+    for i in range(sources.shape[0]):
+        a, b = sources[i], targets[i]
+        for h in range(parts.hkey.shape[1]):
+            parts.hkey[b, h] = parts.hkey[a, h]
+            parts.hslot[b, h] = parts.hslot[a, h]
+        for h in range(parts.pkey.shape[1]):
+            parts.pkey[b, h] = parts.pkey[a, h]
+            parts.pslot[b, h] = parts.pslot[a, h]
+        for w in range(parts.scal[a, WORDS]):
+            parts.wtype[b, w] = parts.wtype[a, w]
+            parts.wctx[b, w] = parts.wctx[a, w]
+            parts.wtabs[b, w] = parts.wtabs[a, w]
+            parts.whead[b, w] = parts.whead[a, w]
+        for p in range(parts.scal[a, PAIRS]):
+            parts.pcust[b, p] = parts.pcust[a, p]
+            parts.phead[b, p] = parts.phead[a, p]
+        for t in range(parts.scal[a, BTABLES]):
+            parts.bsize[b, t] = parts.bsize[a, t]
+            parts.bnext[b, t] = parts.bnext[a, t]
+        for t in range(parts.scal[a, UTABLES]):
+            parts.usize[b, t] = parts.usize[a, t]
+            parts.unext[b, t] = parts.unext[a, t]
+        for c in range(parts.cc.shape[1]):
+            parts.cc[b, c] = parts.cc[a, c]
+        for c in range(parts.scal.shape[1]):
+            parts.scal[b, c] = parts.scal[a, c]
+
+
+@kernel
+def log_joint(parts, params, out):
+    """out[l] = log P(s_l) as in the module's doc, from particle l's tables."""
+    alpha0, alpha1, p_end, phi = params[ALPHA0], params[ALPHA1], params[P_END], params[PHI]
+    for l in range(parts.scal.shape[0]):
+        scal = parts.scal
+        b_tables, u_tables = scal[l, BTABLES], scal[l, UTABLES]
+        total = b_tables * math.log(alpha1) + u_tables * math.log(alpha0)
+        total -= log_rising(alpha0, b_tables)
+        for t in range(b_tables):
+            total += math.lgamma(float(parts.bsize[l, t]))
+        for t in range(u_tables):
+            total += math.lgamma(float(parts.usize[l, t]))
+        for w in range(scal[l, WORDS]):
+            total -= log_rising(alpha1, parts.wctx[l, w])
+        end_tables, t = 0, parts.whead[l, END]
+        while t != EMPTY:
+            end_tables += 1
+            t = parts.unext[l, t]
+        total += end_tables * math.log(p_end) + (u_tables - end_tables) * math.log(1.0 - p_end)
+        for c in range(parts.cc.shape[1]):
+            total += log_rising(phi, parts.cc[l, c])
+        out[l] = total - log_rising(params[N_CHARS] * phi, scal[l, LABEL_CHARS])

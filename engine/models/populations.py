@@ -1,0 +1,186 @@
+"""The segmentation models' side of the particle filter (engine.samplers.particle): Börschinger &
+Johnson's unigram and bigram models with the learned lexical model, their particles in pooled
+arrays (engine.kernels.particles_unigram, engine.kernels.particles_bigram).
+
+The corpus and its gold come from a segmentation model (engine.models.segmentation); the
+concentrations are the model's, φ the lexical model's Dirichlet parameter (their §6: 0.02).
+"""
+import numpy as np
+
+from engine.core.substrings import number_substrings
+from engine.kernels import particles_bigram, particles_unigram
+
+DEFAULT_PHI = 0.02
+
+
+class SegmentationPopulation:
+    """What both models' populations share: the utterances as observations, every substring
+    numbered once (engine.core.substrings), and reading a particle's lexicon.
+
+    Subclasses set ``kernels`` (their kernel module) and ``params`` and write ``draws``,
+    ``make_room``, ``buffers``, ``propagate``, ``segment`` and ``words_of``.
+    """
+
+    kernels = None
+
+    def __init__(self, model, phi):
+        if not phi > 0:
+            raise ValueError(f"φ must be positive (got {phi:g})")
+        self.model = model
+        self.phi = float(phi)
+        self.n_symbols = len(model.alphabet)
+        self.substrings = number_substrings(model.chars, model.utt_start, model.prefix,
+                                            model.power)
+        self.n_observations = len(model.utt_start) - 1
+        self.longest = int(np.diff(model.utt_start).max())
+
+    def length(self, u):
+        """Symbols in utterance u."""
+        return int(self.model.utt_start[u + 1] - self.model.utt_start[u])
+
+    def new(self, n):
+        return self.kernels.new_particles(n, self.n_symbols)
+
+    def copy(self, parts, sources, targets):
+        self.kernels.copy_particles(parts, sources.astype(np.int64), targets.astype(np.int64))
+
+    def log_joint(self, parts):
+        out = np.empty(parts.n)
+        self.kernels.log_joint(parts, self.params, out)
+        return out
+
+    def evaluate(self, parts, l, rng, buffers):
+        """§6.1's measures of particle l (token, boundary and lexicon P/R/F)."""
+        return self.model.measures_of(self.segment(parts, l, rng, buffers))
+
+    def word_text(self, v):
+        start, length = self.substrings.type_start[v], self.substrings.type_len[v]
+        return "".join(self.model.alphabet[c] for c in self.model.chars[start:start + length])
+
+    def lexicon(self, parts, l, top=10):
+        """Particle l's ``top`` words by tokens: [(word, tokens, tables)]."""
+        words = self.words_of(parts, l)
+        return sorted(words, key=lambda item: -item[1])[:top]
+
+
+def _list_length(nexts, l, head):
+    length, t = 0, head
+    while t != particles_unigram.EMPTY:
+        length += 1
+        t = nexts[l, t]
+    return length
+
+
+class UnigramPopulation(SegmentationPopulation):
+    """The unigram model: α and ρ (the utterance-end prior), φ."""
+
+    kernels = particles_unigram
+
+    def __init__(self, model, alpha, rho, phi=DEFAULT_PHI):
+        for name, value in (("α", alpha), ("ρ", rho)):
+            if not value > 0:
+                raise ValueError(f"{name} must be positive (got {value:g})")
+        super().__init__(model, phi)
+        self.params = np.array([alpha, phi, rho, self.n_symbols + 1], np.float64)
+
+    def draws(self, u):
+        """Uniforms a particle uses on utterance u: one per symbol for the segmentation, one per
+        word for its table."""
+        return 2 * self.length(u)
+
+    def warm(self):
+        """Compile what a tiny corpus never reaches: growing the particles' arrays."""
+        particles_unigram.grow(particles_unigram.new_particles(1, self.n_symbols, 1, 1), 2, 2)
+
+    def make_room(self, parts, u):
+        """Utterance u adds at most one word and one table per symbol."""
+        n = self.length(u)
+        return particles_unigram.grow(parts, n, n)
+
+    def buffers(self):
+        """Work arrays for one thread: (lp, lq, fwd, back, starts, uniforms, bound)."""
+        n = self.longest
+        return (np.empty(n + 1), np.empty(n * n), np.empty(n + 1), np.empty(n + 1, np.int64),
+                np.empty(n + 1, np.int64), np.empty(n), np.empty(len(self.model.chars), np.uint8))
+
+    def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
+        lp, lq, fwd, back, starts = buffers[:5]
+        particles_unigram.propagate(
+            parts, lo, hi, self.model.chars, self.model.utt_start[u], self.length(u),
+            self.substrings.sub, self.substrings.sub_off[u], self.params, uniforms, greedy, lp,
+            lq, fwd, back, starts, log_inc, log_qo, bounds)
+
+    def segment(self, parts, l, rng, buffers):
+        """Particle l frozen, every utterance segmented by a draw from Q (uint8[T])."""
+        lp, lq, fwd, _, starts, uniforms, bound = buffers
+        particles_unigram.segment_frozen(
+            rng, parts, l, self.model.chars, self.model.utt_start, self.substrings.sub,
+            self.substrings.sub_off, self.params, lp, lq, fwd, starts, uniforms, bound)
+        return bound
+
+    def words_of(self, parts, l):
+        """[(word, tokens, tables)] of particle l."""
+        return [(self.word_text(parts.wtype[l, w]), int(parts.wcust[l, w]),
+                 _list_length(parts.tnext, l, parts.whead[l, w]))
+                for w in range(int(parts.scal[l, particles_unigram.WORDS]))]
+
+
+class BigramPopulation(SegmentationPopulation):
+    """The bigram model: α₀ (the unigram restaurant), α₁ (each bigram restaurant), p$ (P₀′ of
+    the utterance end `$`), φ."""
+
+    kernels = particles_bigram
+
+    def __init__(self, model, alpha0, alpha1, p_end, phi=DEFAULT_PHI):
+        for name, value in (("α₀", alpha0), ("α₁", alpha1)):
+            if not value > 0:
+                raise ValueError(f"{name} must be positive (got {value:g})")
+        if not 0 < p_end < 1:
+            raise ValueError(f"p$ must be in (0, 1) (got {p_end:g})")
+        super().__init__(model, phi)
+        self.params = np.array([alpha0, phi, p_end, self.n_symbols + 1, alpha1], np.float64)
+
+    def draws(self, u):
+        """One uniform per symbol for the segmentation, two per word and `$` for the tables."""
+        return 3 * self.length(u) + 2
+
+    def warm(self):
+        particles_bigram.grow(particles_bigram.new_particles(1, self.n_symbols, 2, 1, 1), 2, 2, 2)
+
+    def make_room(self, parts, u):
+        n = self.length(u)
+        return particles_bigram.grow(parts, n, n + 1, n + 1)
+
+    def buffers(self):
+        """Work arrays for one thread: (lp, slots, lp1, a, terms, starts, uniforms, bound)."""
+        n = self.longest
+        return (np.empty(n + 1), np.empty(n * n, np.int64), np.empty(n * n), np.empty(n * n),
+                np.empty(n + 1), np.empty(n + 1, np.int64), np.empty(n),
+                np.empty(len(self.model.chars), np.uint8))
+
+    def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
+        lp, slots, lp1, a, terms, starts = buffers[:6]
+        particles_bigram.propagate(
+            parts, lo, hi, self.model.chars, self.model.utt_start[u], self.length(u),
+            self.substrings.sub, self.substrings.sub_off[u], self.params, uniforms, greedy, lp,
+            slots, lp1, a, terms, starts, log_inc, log_qo, bounds)
+
+    def segment(self, parts, l, rng, buffers):
+        lp, slots, lp1, a, terms, starts, uniforms, bound = buffers
+        particles_bigram.segment_frozen(
+            rng, parts, l, self.model.chars, self.model.utt_start, self.substrings.sub,
+            self.substrings.sub_off, self.params, lp, slots, lp1, a, terms, starts, uniforms,
+            bound)
+        return bound
+
+    def words_of(self, parts, l):
+        """[(word, tokens, unigram tables)] of particle l (tokens: its customers as the word
+        after another, `$` left out)."""
+        tokens = np.zeros(int(parts.scal[l, particles_bigram.WORDS]), np.int64)
+        # a word's tokens are the customers it has in every bigram restaurant: its pairs' counts
+        pairs = parts.pkey[l][parts.pkey[l] != particles_unigram.EMPTY]
+        slots = parts.pslot[l][parts.pkey[l] != particles_unigram.EMPTY]
+        np.add.at(tokens, pairs & 0xFFFFFFFF, parts.pcust[l, slots])
+        return [(self.word_text(parts.wtype[l, w]), int(tokens[w]),
+                 _list_length(parts.unext, l, parts.whead[l, w]))
+                for w in range(1, len(tokens))]
