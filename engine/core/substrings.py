@@ -101,3 +101,19 @@ def fill_substring_types(chars, utt_start, prefix, power, sub_off, sub, slot_typ
                     slot = (slot + 1) & mask
                 sub[sub_off[u] + i * n + j - 1] = v
     return n_types
+
+
+def occurrences(substrings, utt_start):
+    """Every type's occurrences in the corpus as CSR: (occ_start int64[V + 1], occ_pos
+    int64[…]): type v starts at occ_pos[occ_start[v] : occ_start[v + 1]], ascending."""
+    sub, sub_off = substrings.sub, substrings.sub_off
+    entry = np.arange(len(sub))
+    u = np.searchsorted(sub_off, entry, side="right") - 1
+    n = np.diff(utt_start)[u]
+    local = entry - sub_off[u]
+    i, j_minus_1 = local // n, local % n
+    valid = j_minus_1 >= i
+    types, starts = sub[valid].astype(np.int64), (utt_start[u] + i)[valid]
+    order = np.lexsort((starts, types))
+    occ_start = np.r_[0, np.cumsum(np.bincount(types, minlength=substrings.n_types))]
+    return occ_start.astype(np.int64), starts[order].astype(np.int64)

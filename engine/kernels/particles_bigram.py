@@ -76,8 +76,10 @@ SIZED = {"word": ("wtype", "wctx", "wtabs", "whead"), "pair": ("pcust", "phead")
 EMPTY_FILL = {"whead": EMPTY, "phead": EMPTY, "bnext": EMPTY, "unext": EMPTY, "wtype": EMPTY}
 
 
-def new_particles(n, n_symbols, words=256, pairs=512, tables=512):
-    """n empty restaurants, each with the word `$` in slot 0."""
+def new_particles(n, n_symbols, words=256, pairs=512, tables=512, symbols=0):
+    """n empty restaurants, each with the word `$` in slot 0 (``symbols`` must be 0: bigram
+    particles keep no segmentation)."""
+    assert symbols == 0
     size = {"word": words, "pair": pairs, "btable": tables, "utable": tables}
     arrays = {name: np.full((n, size[kind]), EMPTY_FILL.get(name, 0), np.int32)
               for kind, names in SIZED.items() for name in names}
@@ -474,8 +476,9 @@ def segment_frozen(rng, parts, l, chars, utt_start, sub, sub_off, params, lp, sl
 
 
 @kernel
-def copy_particles(parts, sources, targets):
-    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source)."""
+def copy_particles(parts, sources, targets, read):
+    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source);
+    ``read`` is unused (the bigram particles keep no segmentation)."""
     for i in range(sources.shape[0]):
         a, b = sources[i], targets[i]
         for h in range(parts.hkey.shape[1]):

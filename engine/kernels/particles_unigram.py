@@ -31,7 +31,8 @@ Layout (N particles; capacities grow by doubling, ``grow``):
 
 - the lexicon: an open-addressing table per particle, word type (engine.core.substrings) →
   word slot; slots are appended in the order words are first seated;
-- tables: appended, each word's tables a linked list from its slot.
+- tables: each word's tables a linked list from its slot; a closed table (rejuvenation moves
+  take customers away) goes on a free stack for reuse.
 """
 from collections import namedtuple
 
@@ -44,12 +45,13 @@ from engine.core.special import log_rising
 
 EMPTY = -1
 MIX = np.uint64(0x9E3779B97F4A7C15)
-WORDS, TABLES, CUSTOMERS, ENDS, LABEL_CHARS = range(5)  # columns of .scal
+WORDS, TABLES, CUSTOMERS, ENDS, LABEL_CHARS, FREE = range(6)  # columns of .scal
 ALPHA, PHI, RHO, N_CHARS = range(4)  # entries of params
 
 
 class UnigramParticles(namedtuple("UnigramParticles", [
-        "hkey", "hslot", "wtype", "wcust", "whead", "tsize", "tnext", "cc", "scal"])):
+        "hkey", "hslot", "wtype", "wcust", "whead", "tsize", "tnext", "tfree", "cc", "scal",
+        "bound"])):
     """N particles of the unigram model (H hash slots, W word slots, C tables per particle; A
     symbols).
 
@@ -58,10 +60,14 @@ class UnigramParticles(namedtuple("UnigramParticles", [
     wtype : int32[N, W]   each word slot's type
     wcust : int32[N, W]   its customers c_w
     whead : int32[N, W]   its first table (−1: none)
-    tsize : int32[N, C]   customers at each table
+    tsize : int32[N, C]   customers at each table (0: a closed table, on the free stack)
     tnext : int32[N, C]   the next table of the same word (−1: the last)
+    tfree : int32[N, C]   closed tables to reuse, the first scal[l, FREE]
     cc : int64[N, A + 1]  symbols in the tables' labels (eq. 3's cc); column A is `#`
-    scal : int64[N, 5]    WORDS (slots used), TABLES, CUSTOMERS, ENDS, LABEL_CHARS (S)
+    scal : int64[N, 6]    WORDS (slots used), TABLES (table ids used), CUSTOMERS, ENDS,
+                          LABEL_CHARS (S), FREE
+    bound : uint8[N, T]   each particle's segmentation of what it has read (1 where a word
+                          ends), kept only when rejuvenation moves need it (else T = 0)
     """
 
     __slots__ = ()
@@ -71,15 +77,17 @@ class UnigramParticles(namedtuple("UnigramParticles", [
         return self.scal.shape[0]
 
 
-def new_particles(n, n_symbols, words=256, tables=256):
-    """n empty restaurants (no customers, nothing learned)."""
+def new_particles(n, n_symbols, words=256, tables=256, symbols=0):
+    """n empty restaurants (no customers, nothing learned); ``symbols``: room for each one's
+    segmentation of the corpus (0: none kept)."""
     hash_slots = 4 * words
     return UnigramParticles(
         hkey=np.full((n, hash_slots), EMPTY, np.int32), hslot=np.zeros((n, hash_slots), np.int32),
         wtype=np.zeros((n, words), np.int32), wcust=np.zeros((n, words), np.int32),
         whead=np.full((n, words), EMPTY, np.int32), tsize=np.zeros((n, tables), np.int32),
-        tnext=np.full((n, tables), EMPTY, np.int32), cc=np.zeros((n, n_symbols + 1), np.int64),
-        scal=np.zeros((n, 5), np.int64))
+        tnext=np.full((n, tables), EMPTY, np.int32), tfree=np.zeros((n, tables), np.int32),
+        cc=np.zeros((n, n_symbols + 1), np.int64), scal=np.zeros((n, 6), np.int64),
+        bound=np.zeros((n, symbols), np.uint8))
 
 
 def grow(parts, more_words, more_tables):
@@ -96,12 +104,13 @@ def grow(parts, more_words, more_tables):
         words *= 2
     while tables < tables_needed:
         tables *= 2
-    grown = new_particles(n, parts.cc.shape[1] - 1, words, tables)
+    grown = new_particles(n, parts.cc.shape[1] - 1, words, tables, parts.bound.shape[1])
     old_w, old_t = parts.wtype.shape[1], parts.tsize.shape[1]
     for name in ("wtype", "wcust", "whead"):
         getattr(grown, name)[:, :old_w] = getattr(parts, name)
-    for name in ("tsize", "tnext"):
+    for name in ("tsize", "tnext", "tfree"):
         getattr(grown, name)[:, :old_t] = getattr(parts, name)
+    grown.bound[:] = parts.bound
     grown.cc[:] = parts.cc
     grown.scal[:] = parts.scal
     reinsert(parts.hkey, parts.hslot, grown.hkey, grown.hslot)
@@ -327,6 +336,86 @@ def _largest_table(parts, l, w):
 
 
 @kernel
+def open_table(parts, l, w, m):
+    """A new table of one customer for word slot w, whose label (m symbols) the caller has
+    counted in cc; a closed table's id is reused. Returns the table."""
+    scal = parts.scal
+    if scal[l, FREE] > 0:
+        scal[l, FREE] -= 1
+        t = np.int64(parts.tfree[l, scal[l, FREE]])
+    else:
+        t = scal[l, TABLES]
+        scal[l, TABLES] += 1
+    parts.tsize[l, t] = 1
+    parts.tnext[l, t] = parts.whead[l, w]
+    parts.whead[l, w] = t
+    parts.cc[l, parts.cc.shape[1] - 1] += 1
+    scal[l, LABEL_CHARS] += m + 1
+    return t
+
+
+@kernel
+def seat_word(parts, l, v, chars, x, m, last, params, u, greedy):
+    """Add a token of the word chars[x : x + m] (type v) and its utterance-end choice (``last``:
+    it ends its utterance) to particle l, its table drawn from its exact conditional with the
+    uniform u (``greedy``: its most probable table). Mutates the particle.
+
+    Returns (log P(word, end | s), the table, whether it opened the table).
+    """
+    alpha, half = params[ALPHA], 0.5 * params[RHO]
+    scal = parts.scal
+    w = find_word(parts, l, v)
+    c = parts.wcust[l, w] if w >= 0 else 0
+    n_cust, ends = scal[l, CUSTOMERS], scal[l, ENDS]
+    new_table_weight = alpha * math.exp(_log_base_counting(parts, l, chars, x, m, params))
+    log_p = math.log((c + new_table_weight) / (n_cust + alpha))
+    log_p += math.log(((ends if last else n_cust - ends) + half) / (n_cust + 2 * half))
+    if greedy:
+        opens = new_table_weight > _largest_table(parts, l, w)
+    else:
+        opens = u * (c + new_table_weight) >= c
+    if opens:
+        if w < 0:
+            w = new_word(parts, l, v)
+        t = open_table(parts, l, w, m)
+    else:
+        _uncount(parts, l, chars, x, m)
+        t = np.int64(_pick_table(parts, l, w, u * (c + new_table_weight), greedy))
+        parts.tsize[l, t] += 1
+    parts.wcust[l, w] += 1
+    scal[l, CUSTOMERS] += 1
+    scal[l, ENDS] += 1 if last else 0
+    return log_p, t, opens
+
+
+@kernel
+def unseat_word(parts, l, v, chars, x, m, last, t):
+    """Take a token of the word chars[x : x + m] (type v) and its end choice away from table t
+    of particle l; a table left empty closes (its label's symbols uncounted). Returns whether
+    it closed."""
+    w = find_word(parts, l, v)
+    parts.tsize[l, t] -= 1
+    parts.wcust[l, w] -= 1
+    parts.scal[l, CUSTOMERS] -= 1
+    parts.scal[l, ENDS] -= 1 if last else 0
+    if parts.tsize[l, t] > 0:
+        return False
+    if parts.whead[l, w] == t:
+        parts.whead[l, w] = parts.tnext[l, t]
+    else:
+        before = parts.whead[l, w]
+        while parts.tnext[l, before] != t:
+            before = parts.tnext[l, before]
+        parts.tnext[l, before] = parts.tnext[l, t]
+    parts.tfree[l, parts.scal[l, FREE]] = t
+    parts.scal[l, FREE] += 1
+    _uncount(parts, l, chars, x, m)
+    parts.cc[l, parts.cc.shape[1] - 1] -= 1
+    parts.scal[l, LABEL_CHARS] -= m + 1
+    return True
+
+
+@kernel
 def add_words(parts, l, chars, x0, n, sub, off, starts, k, params, uniforms, greedy):
     """Seat the words of a segmentation of the utterance chars[x0 : x0 + n] (``starts``, k
     words) in particle l, in order, each from its exact conditional given everything before it
@@ -335,42 +424,13 @@ def add_words(parts, l, chars, x0, n, sub, off, starts, k, params, uniforms, gre
     uniforms : float64[≥ k], one per word. Returns log P(words, ends | s): the words'
     sequential predictive probabilities (summed over tables) and their utterance-end choices.
     """
-    alpha, half = params[ALPHA], 0.5 * params[RHO]
-    scal = parts.scal
     log_p = 0.0
     for a in range(k):
         i = starts[a]
         j = starts[a + 1] if a + 1 < k else n
-        v = sub[off + i * n + j - 1]
-        w = find_word(parts, l, v)
-        c = parts.wcust[l, w] if w >= 0 else 0
-        n_cust, ends = scal[l, CUSTOMERS], scal[l, ENDS]
-        new_table_weight = alpha * math.exp(_log_base_counting(parts, l, chars, x0 + i, j - i,
-                                                               params))
-        log_p += math.log((c + new_table_weight) / (n_cust + alpha))
-        last = a == k - 1
-        log_p += math.log(((ends if last else n_cust - ends) + half) / (n_cust + 2 * half))
-        if greedy:
-            opens = new_table_weight > _largest_table(parts, l, w)
-        else:
-            opens = uniforms[a] * (c + new_table_weight) >= c
-        if opens:
-            if w < 0:
-                w = new_word(parts, l, v)
-            t = scal[l, TABLES]
-            scal[l, TABLES] += 1
-            parts.tsize[l, t] = 1
-            parts.tnext[l, t] = parts.whead[l, w]
-            parts.whead[l, w] = t
-            parts.cc[l, parts.cc.shape[1] - 1] += 1
-            scal[l, LABEL_CHARS] += j - i + 1
-        else:
-            _uncount(parts, l, chars, x0 + i, j - i)
-            t = _pick_table(parts, l, w, uniforms[a] * (c + new_table_weight), greedy)
-            parts.tsize[l, t] += 1
-        parts.wcust[l, w] += 1
-        scal[l, CUSTOMERS] += 1
-        scal[l, ENDS] += 1 if last else 0
+        term, _, _ = seat_word(parts, l, sub[off + i * n + j - 1], chars, x0 + i, j - i,
+                               a == k - 1, params, uniforms[a], greedy)
+        log_p += term
     return log_p
 
 
@@ -437,8 +497,9 @@ def segment_frozen(rng, parts, l, chars, utt_start, sub, sub_off, params, lp, lq
 
 
 @kernel
-def copy_particles(parts, sources, targets):
-    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source)."""
+def copy_particles(parts, sources, targets, read):
+    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source); of
+    the segmentations, the first ``read`` symbols."""
     for i in range(sources.shape[0]):
         a, b = sources[i], targets[i]
         for h in range(parts.hkey.shape[1]):
@@ -451,6 +512,10 @@ def copy_particles(parts, sources, targets):
         for t in range(parts.scal[a, TABLES]):
             parts.tsize[b, t] = parts.tsize[a, t]
             parts.tnext[b, t] = parts.tnext[a, t]
+        for t in range(parts.scal[a, FREE]):
+            parts.tfree[b, t] = parts.tfree[a, t]
+        for x in range(read if parts.bound.shape[1] else 0):
+            parts.bound[b, x] = parts.bound[a, x]
         for k in range(parts.cc.shape[1]):
             parts.cc[b, k] = parts.cc[a, k]
         for k in range(parts.scal.shape[1]):
@@ -465,10 +530,11 @@ def log_joint(parts, params, out):
     symbols = params[N_CHARS]
     for l in range(parts.scal.shape[0]):
         n_cust, ends = parts.scal[l, CUSTOMERS], parts.scal[l, ENDS]
-        tables = parts.scal[l, TABLES]
+        tables = parts.scal[l, TABLES] - parts.scal[l, FREE]
         total = tables * math.log(alpha) - log_rising(alpha, n_cust)
-        for t in range(tables):
-            total += math.lgamma(float(parts.tsize[l, t]))
+        for t in range(parts.scal[l, TABLES]):
+            if parts.tsize[l, t] > 0:
+                total += math.lgamma(float(parts.tsize[l, t]))
         for k in range(parts.cc.shape[1]):
             total += log_rising(phi, parts.cc[l, k])
         total -= log_rising(symbols * phi, parts.scal[l, LABEL_CHARS])

@@ -5,10 +5,12 @@ arrays (engine.kernels.particles_unigram, engine.kernels.particles_bigram).
 The corpus and its gold come from a segmentation model (engine.models.segmentation); the
 concentrations are the model's, φ the lexical model's Dirichlet parameter (their §6: 0.02).
 """
+from functools import cached_property
+
 import numpy as np
 
-from engine.core.substrings import number_substrings
-from engine.kernels import particles_bigram, particles_unigram
+from engine.core.substrings import number_substrings, occurrences
+from engine.kernels import particles_bigram, particles_unigram, rejuvenation
 
 DEFAULT_PHI = 0.02
 
@@ -18,10 +20,12 @@ class SegmentationPopulation:
     numbered once (engine.core.substrings), and reading a particle's lexicon.
 
     Subclasses set ``kernels`` (their kernel module) and ``params`` and write ``draws``,
-    ``make_room``, ``buffers``, ``propagate``, ``segment`` and ``words_of``.
+    ``make_room``, ``buffers``, ``propagate``, ``segment`` and ``words_of``; one whose particles
+    take rejuvenation moves names them in ``rejuvenation_moves`` and writes ``rejuvenate``.
     """
 
     kernels = None
+    rejuvenation_moves = ()
 
     def __init__(self, model, phi):
         if not phi > 0:
@@ -38,11 +42,18 @@ class SegmentationPopulation:
         """Symbols in utterance u."""
         return int(self.model.utt_start[u + 1] - self.model.utt_start[u])
 
-    def new(self, n):
-        return self.kernels.new_particles(n, self.n_symbols)
+    def new(self, n, keep_segmentations=False):
+        """n empty particles; ``keep_segmentations``: each keeps its analysis of what it reads
+        (rejuvenation moves need it)."""
+        if keep_segmentations and not self.rejuvenation_moves:
+            raise ValueError("this model's particles take no rejuvenation moves")
+        symbols = len(self.model.chars) if keep_segmentations else 0
+        return self.kernels.new_particles(n, self.n_symbols, symbols=symbols)
 
-    def copy(self, parts, sources, targets):
-        self.kernels.copy_particles(parts, sources.astype(np.int64), targets.astype(np.int64))
+    def copy(self, parts, sources, targets, read):
+        """Copy particles (``read``: the observations read so far)."""
+        self.kernels.copy_particles(parts, sources.astype(np.int64), targets.astype(np.int64),
+                                    int(self.model.utt_start[read]))
 
     def log_joint(self, parts):
         out = np.empty(parts.n)
@@ -75,6 +86,7 @@ class UnigramPopulation(SegmentationPopulation):
     """The unigram model: α and ρ (the utterance-end prior), φ."""
 
     kernels = particles_unigram
+    rejuvenation_moves = ("token", "type")
 
     def __init__(self, model, alpha, rho, phi=DEFAULT_PHI):
         for name, value in (("α", alpha), ("ρ", rho)):
@@ -105,10 +117,44 @@ class UnigramPopulation(SegmentationPopulation):
 
     def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
         lp, lq, fwd, back, starts = buffers[:5]
+        x0 = self.model.utt_start[u]
         particles_unigram.propagate(
-            parts, lo, hi, self.model.chars, self.model.utt_start[u], self.length(u),
-            self.substrings.sub, self.substrings.sub_off[u], self.params, uniforms, greedy, lp,
-            lq, fwd, back, starts, log_inc, log_qo, bounds)
+            parts, lo, hi, self.model.chars, x0, self.length(u), self.substrings.sub,
+            self.substrings.sub_off[u], self.params, uniforms, greedy, lp, lq, fwd, back, starts,
+            log_inc, log_qo, bounds)
+        if parts.bound.shape[1]:
+            parts.bound[lo:hi, x0:x0 + self.length(u)] = bounds[lo:hi]
+
+    @cached_property
+    def _move_corpus(self):
+        """What the moves read: (sub, sub_off, utt_start, utt_of), the types' occurrences, and
+        the number of sites before each utterance."""
+        utt_start = self.model.utt_start
+        utt_of = np.repeat(np.arange(self.n_observations), np.diff(utt_start))
+        occ_start, occ_pos = occurrences(self.substrings, utt_start)
+        sites_before = np.searchsorted(self.model.site_pos, utt_start)
+        corpus = (self.substrings.sub, self.substrings.sub_off, utt_start, utt_of)
+        return corpus, occ_start, occ_pos, sites_before
+
+    @staticmethod
+    def move_buffers():
+        """Work arrays of one thread's moves (engine.kernels.rejuvenation.move's ``work``)."""
+        most = rejuvenation.BLOCK_MAX
+        return (np.empty(most, np.int64), np.empty(most, np.int64), np.empty(most, np.uint8),
+                np.empty(most, np.uint8), np.empty(2 * most, np.int64),
+                np.empty(2 * most, np.uint8), np.empty(2 * most, np.int64),
+                np.empty(most + 1))
+
+    def rejuvenate(self, parts, read, lo, hi, rng, moves, kind, work, tally):
+        """``moves`` TOKEN or TYPE moves (``kind``) in each of particles lo … hi − 1, pivots
+        among the sites of the ``read`` utterances read."""
+        corpus, occ_start, occ_pos, sites_before = self._move_corpus
+        n_sites = int(sites_before[read])
+        if n_sites:
+            rejuvenation.rejuvenate(
+                rng, parts, lo, hi, moves, kind == "type", n_sites, self.model.site_pos,
+                int(self.model.utt_start[read]), self.model.chars, self.model.final, corpus,
+                occ_start, occ_pos, self.params, work, tally)
 
     def segment(self, parts, l, rng, buffers):
         """Particle l frozen, every utterance segmented by a draw from Q (uint8[T])."""

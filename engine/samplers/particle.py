@@ -18,14 +18,14 @@ whatever the number of threads);
 ``model`` (a registered model: its tiny instance warms the kernels); ``warm()`` (run any
 kernel a filter on a tiny corpus would not reach); ``new(n)``; ``make_room(parts, u)`` (the particles, grown if observation u might not fit);
 ``buffers()``; ``propagate(parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo,
-bounds)``; ``copy(parts, sources, targets)``; ``log_joint(parts)``; ``evaluate(parts, l, rng,
+bounds)``; ``copy(parts, sources, targets, read)``; ``log_joint(parts)``; ``evaluate(parts, l, rng,
 buffers)`` → the measures of §6.1 for particle l.
 """
 import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
@@ -34,7 +34,9 @@ from engine.core.resampling import SCHEMES, ancestry, effective_sample_size, off
 from engine.core.rng import make_rng
 
 THRESHOLDS = {"N": 1.0, "N/2": 0.5}
-EVALUATION = 6  # mixed into the seed of §6.1's evaluation draws (independent of the filter's)
+EVALUATION, REJUVENATION = 6, 7  # mixed into the seeds of §6.1's draws and of the moves'
+MOVE_BLOCKS = 16  # the particles' split for the moves' Generators (fixed: runs do not depend on
+# the number of threads)
 MIN_CHUNK = 32  # particles per thread below which threads cost more than they give
 
 
@@ -44,9 +46,11 @@ def warm(model_class):
     instance, so that a filter's first utterance does not count the loading as engine time."""
     population = model_class.tiny().particles()
     population.warm()
-    for greedy in (False, True):
+    moves = [Rejuvenation(2, kind) for kind in population.rejuvenation_moves]
+    for greedy, rejuvenation in [(False, None), (True, None), *((False, r) for r in moves)]:
         particle_filter = ParticleFilter(population, 2, 0, threshold="N", greedy=greedy,
-                                         threads=1, warm_kernels=False)
+                                         rejuvenation=rejuvenation, threads=1,
+                                         warm_kernels=False)
         particle_filter.run()
         particle_filter.evaluate()
 
@@ -66,6 +70,21 @@ def threshold_fraction(text):
 
 
 @dataclass(frozen=True)
+class Rejuvenation:
+    """Börschinger & Johnson (2012): after every ``every``-th observation, ``moves`` MCMC moves
+    in each particle on what it has read — "token" (one site) or "type" (a type block)."""
+
+    moves: int
+    kind: str = "token"
+    every: int = 1
+
+    def __post_init__(self):
+        if self.moves < 1 or self.every < 1:
+            raise ValueError(f"rejuvenation needs at least one move every observation or more "
+                             f"(got {self.moves} every {self.every})")
+
+
+@dataclass(frozen=True)
 class FilterInfo:
     """What one move (one observation read) did.
 
@@ -79,6 +98,7 @@ class FilterInfo:
     ancestors : int64[N], the particle each particle now descends from (itself if no resampling)
     bounds : uint8[N, n], each particle's analysis of the observation (1 where a word ends),
         indexed as before resampling
+    acceptance : the rejuvenation moves' acceptance rate after this observation (NaN: none)
     """
 
     utterance: int
@@ -89,6 +109,7 @@ class FilterInfo:
     log_weights: np.ndarray
     ancestors: np.ndarray
     bounds: np.ndarray
+    acceptance: float = float("nan")
 
 
 class ParticleFilter:
@@ -101,12 +122,14 @@ class ParticleFilter:
     resampling : "multinomial" or "systematic"
     greedy : DPM (each observation's most probable analysis under Q; use with N = 1)
     record_history : keep every move's analyses and ancestors (``segmentations``, genealogy)
+    rejuvenation : a Rejuvenation, or None
     threads : how many threads share the particles (default: the machine's cores)
     warm_kernels : load the kernels first, so the first move's time is the move's
     """
 
     def __init__(self, population, n_particles, seed, threshold="N/2", resampling="systematic",
-                 greedy=False, record_history=False, threads=None, warm_kernels=True):
+                 greedy=False, record_history=False, rejuvenation=None, threads=None,
+                 warm_kernels=True):
         if n_particles < 1:
             raise ValueError(f"a particle filter needs at least one particle, not {n_particles}")
         if resampling not in SCHEMES:
@@ -119,8 +142,13 @@ class ParticleFilter:
         self.threshold = threshold_fraction(threshold) * self.n
         self.resampling = resampling
         self.greedy = greedy
+        if rejuvenation is not None and rejuvenation.kind not in population.rejuvenation_moves:
+            moves = ", ".join(population.rejuvenation_moves) or "none"
+            raise ValueError(f"this model's particles take no {rejuvenation.kind} moves "
+                             f"(they take: {moves})")
+        self.rejuvenation = rejuvenation
         self.rng = make_rng(self.seed)
-        self.parts = population.new(self.n)
+        self.parts = population.new(self.n, keep_segmentations=rejuvenation is not None)
         self.log_w = np.full(self.n, -math.log(self.n))
         self.log_z = 0.0
         self.read = 0  # observations read
@@ -134,6 +162,12 @@ class ParticleFilter:
         self._chunks = list(zip(edges[:-1], edges[1:]))
         self._buffers = [population.buffers() for _ in self._chunks]
         self._pool = ThreadPoolExecutor(len(self._chunks)) if len(self._chunks) > 1 else None
+        if rejuvenation is not None:
+            edges = np.linspace(0, self.n, min(MOVE_BLOCKS, self.n) + 1).astype(int)
+            self._move_blocks = list(zip(edges[:-1], edges[1:]))
+            self._move_rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(
+                (self.seed, REJUVENATION)).spawn(len(self._move_blocks))]
+            self._move_work = [population.move_buffers() for _ in self._move_blocks]
 
     @property
     def finished(self):
@@ -157,10 +191,14 @@ class ParticleFilter:
             self.parts, u, lo, hi, uniforms, self.greedy, buffers, self._log_inc, self._log_qo,
             bounds))
         info = self._reweigh(bounds)
+        if self.rejuvenation is not None and self.read % self.rejuvenation.every == 0:
+            info = replace(info, acceptance=self._rejuvenate())
         self.seconds += time.perf_counter() - t0
         self.trace.append({"utterance": info.utterance, "seconds": self.seconds,
                            "ess": info.ess, "resampled": int(info.resampled),
-                           "log_z": info.log_z, "distinct_particles": info.distinct_particles})
+                           "log_z": info.log_z, "distinct_particles": info.distinct_particles,
+                           **({} if self.rejuvenation is None else
+                              {"acceptance": info.acceptance})})
         if self.history is not None:
             self.history.append((bounds, info.ancestors))
         return info
@@ -173,6 +211,25 @@ class ParticleFilter:
         for _ in range(left if observations is None else min(observations, left)):
             info = self.step()
         return info
+
+    def _rejuvenate(self):
+        """The moves in every particle (a block of particles per task, each block its own
+        Generator); return their acceptance rate."""
+        tallies = np.zeros((len(self._move_blocks), 4), np.int64)
+        moves, kind = self.rejuvenation.moves, self.rejuvenation.kind
+
+        def work(i):
+            lo, hi = self._move_blocks[i]
+            self.population.rejuvenate(self.parts, self.read, lo, hi, self._move_rngs[i], moves,
+                                       kind, self._move_work[i], tallies[i])
+
+        if self._pool is None:
+            for i in range(len(self._move_blocks)):
+                work(i)
+        else:
+            list(self._pool.map(work, range(len(self._move_blocks))))
+        proposed, accepted = tallies[:, 0].sum(), tallies[:, 1].sum()
+        return accepted / proposed if proposed else float("nan")
 
     def _each_chunk(self, work):
         if self._pool is None:
@@ -198,7 +255,7 @@ class ParticleFilter:
         if resampled:
             counts = offspring(self.rng, np.exp(self.log_w), self.resampling)
             ancestors, sources, targets = ancestry(counts)
-            self.population.copy(self.parts, sources, targets)
+            self.population.copy(self.parts, sources, targets, self.read)
             self.log_w[:] = -math.log(self.n)
             distinct = int(np.count_nonzero(counts))
         return FilterInfo(self.read, ess, bool(resampled), self.log_z, distinct,
