@@ -2,10 +2,12 @@
 
     python -m engine filter --model {unigram,bigram} [--data FILE] --particles N
         [--threshold N|N/2|F] [--resampling multinomial|systematic] [--baseline dpm|dps]
+        [--rejuvenate R [--rejuvenation-sampler token|type] [--rejuvenate-every K]]
         --seed S --trace FILE.csv [--output FILE] [--runs R --runs-out FILE.csv]
 
 One trace row per utterance read (``utterance,seconds,ess,resampled,log_z,distinct_particles``,
-with a leading ``run`` column when --runs > 1), then §6.1's weighted scores as JSON on stdout.
+with a leading ``run`` column when --runs > 1, and ``acceptance`` — the rejuvenation moves' —
+with --rejuvenate), then §6.1's weighted scores as JSON on stdout.
 """
 import csv
 import json
@@ -17,7 +19,7 @@ import numpy as np
 from engine import samplers
 from engine.cli_args import FULL_PRECISION, int_in, option_type
 from engine.core.resampling import SCHEMES
-from engine.samplers.particle import threshold_fraction
+from engine.samplers.particle import Rejuvenation, threshold_fraction
 
 TRACE_COLUMNS = ("utterance", "seconds", "ess", "resampled", "log_z", "distinct_particles")
 BASELINES = {"dps": "DPS: one particle, each utterance's segmentation drawn from Q",
@@ -56,6 +58,14 @@ def add_filter_parser(commands, model, add_model_arguments, help_class):
                              "(one uniform, lower variance) (default multinomial)")
     parser.add_argument("--baseline", choices=tuple(BASELINES),
                         help="; ".join(f"{k}: {v}" for k, v in BASELINES.items()))
+    parser.add_argument("--rejuvenate", type=int_in(1, 10**6), metavar="R",
+                        help="rejuvenation (Börschinger & Johnson 2012): R MCMC moves in each "
+                             "particle on what it has read, after every K-th utterance")
+    parser.add_argument("--rejuvenation-sampler", choices=("token", "type"), default="token",
+                        help="the moves: token (one site) or type (every read site of the "
+                             "pivot's type) (default token)")
+    parser.add_argument("--rejuvenate-every", type=int_in(1, 10**6), default=1, metavar="K",
+                        help="rejuvenate after every K-th utterance (default 1)")
     parser.add_argument("--seed", type=int_in(0), default=0, help="run r's seed is SEED + r")
     parser.add_argument("--trace", required=True, help="CSV file for the per-utterance trace")
     parser.add_argument("--output", help="file for the heaviest final particle's §6.1 "
@@ -75,10 +85,18 @@ def filter_settings(args):
         if args.particles not in (None, 1):
             raise ValueError(f"--baseline {args.baseline} runs one particle: leave out "
                              f"--particles (got {args.particles})")
+        if args.rejuvenate:
+            raise ValueError(f"--baseline {args.baseline} is the paper's learner as it is: "
+                             "leave out --rejuvenate")
         return 1, {"greedy": args.baseline == "dpm"}
     if args.particles is None:
         raise ValueError("give --particles N (or --baseline dpm|dps)")
-    return args.particles, {"threshold": args.threshold, "resampling": args.resampling}
+    rejuvenation = None
+    if args.rejuvenate:
+        rejuvenation = Rejuvenation(args.rejuvenate, args.rejuvenation_sampler,
+                                    args.rejuvenate_every)
+    return args.particles, {"threshold": args.threshold, "resampling": args.resampling,
+                            "rejuvenation": rejuvenation}
 
 
 def run_filters(model, args):
@@ -88,15 +106,16 @@ def run_filters(model, args):
         raise ValueError("--runs R writes one summary row per run: give --runs-out FILE.csv")
     particles = {o.name: getattr(args, o.name) for o in model.particle_options}
     population = model.particles(**particles)
+    columns = TRACE_COLUMNS + (("acceptance",) if settings.get("rejuvenation") else ())
     summaries, last = [], None
     with open(args.trace, "w", newline="", encoding="utf-8") as trace_file:
         trace = csv.writer(trace_file)
-        trace.writerow((("run",) if args.runs > 1 else ()) + TRACE_COLUMNS)
+        trace.writerow((("run",) if args.runs > 1 else ()) + columns)
         for r in range(args.runs):
             seed = args.seed + r
             particle_filter = samplers.entry("particle").build(
                 population, n, seed, threads=args.threads, **settings)
-            for row in run_one(particle_filter):
+            for row in run_one(particle_filter, columns):
                 trace.writerow(((r,) if args.runs > 1 else ()) + row)
             scores = particle_filter.evaluate()
             summaries.append({"run": r, "seed": seed, "log_z": particle_filter.log_z,
@@ -110,13 +129,13 @@ def run_filters(model, args):
     print(json.dumps(last if args.runs == 1 else summary_of(summaries)))
 
 
-def run_one(particle_filter):
+def run_one(particle_filter, columns):
     """The filter's trace rows, one per utterance, as it reads them."""
     while not particle_filter.finished:
         particle_filter.step()
         row = particle_filter.trace[-1]
         yield tuple(FULL_PRECISION % row[c] if isinstance(row[c], float) else row[c]
-                    for c in TRACE_COLUMNS)
+                    for c in columns)
 
 
 def write_analysis(model, particle_filter, path):

@@ -48,7 +48,7 @@ def test_moves_leave_the_posterior_invariant(texts, kind):
 def test_the_check_can_fail(kind):
     """The same draws against the posterior of a slightly different model (α = 1.5 instead of
     1: a total variation of 0.057 from the right one) fail: the test sees an error that small
-    (the binomial counted twice was 0.02 in total variation and failed with p ≈ 10⁻¹⁰)."""
+    (the binomial counted twice was 0.015 in total variation and failed with p ≈ 10⁻¹⁰)."""
     _, other = learned_usm_exact(CORPORA[0], alpha=1.5, rho=2.0, phi=0.5)
     assert chi_square_p(visits(CORPORA[0], kind), other) < 1e-6
 

@@ -72,6 +72,17 @@ def test_baselines_run_one_particle(tmp_path, baseline):
     assert (frame.ess == 1).all() and (frame.distinct_particles == 1).all()
 
 
+@pytest.mark.parametrize("sampler", ["token", "type"])
+def test_rejuvenation_adds_the_acceptance(tmp_path, sampler):
+    done = engine("filter", "--model", "unigram", "--particles", 8, "--rejuvenate", 3,
+                  "--rejuvenation-sampler", sampler, "--rejuvenate-every", 2,
+                  "--trace", tmp_path / "t.csv")
+    assert done.returncode == 0, done.stderr
+    frame = pd.read_csv(tmp_path / "t.csv")
+    assert frame.acceptance.iloc[1::2].between(0, 1).all()  # every second utterance
+    assert frame.acceptance.iloc[0::2].isna().all()
+
+
 @pytest.mark.parametrize("args, says", [
     (["--model", "hmm", "--particles", 3], "the hmm model has no particle filter"),
     (["--model", "usm"], "give --particles N"),
@@ -80,6 +91,9 @@ def test_baselines_run_one_particle(tmp_path, baseline):
     (["--model", "usm", "--particles", 5, "--threshold", "most"], "threshold is N, N/2"),
     (["--model", "usm", "--baseline", "dpm", "--particles", 5], "runs one particle"),
     (["--model", "usm", "--particles", 5, "--runs", 2], "give --runs-out"),
+    (["--model", "bigram", "--particles", 5, "--rejuvenate", 2], "take no token moves"),
+    (["--model", "usm", "--baseline", "dps", "--rejuvenate", 2], "leave out --rejuvenate"),
+    (["--model", "usm", "--particles", 5, "--rejuvenate", 0], "--rejuvenate: must be"),
     (["--model", "usm", "--particles", 5, "--phi", "-1"], "--phi: must be between"),
     (["--model", "usm", "--particles", 5, "--resampling", "stratified"], "invalid choice"),
 ])
