@@ -13,6 +13,8 @@
                             [--threshold N|N/2|F] [--resampling multinomial|systematic]
                             [--baseline dpm|dps] [--seed S] --trace FILE.csv [--output FILE]
                             [--runs R --runs-out FILE.csv] [--phi PHI] [the model's options]
+    python -m engine table1 [--data FILE] [--models unigram,bigram] [--sizes 1,50,…] [--runs R]
+                            [--seed S] [--out FILE.csv] [--workers W | --scheduler ADDRESS]
     python -m engine toy-posterior --n N --out FILE.csv
     python -m engine tables --alpha A --counts FILE
     python -m engine warm [--model MODEL]
@@ -35,7 +37,7 @@ from datasets.errors import CorpusError
 from datasets.text import decode, read_bytes
 from engine import samplers
 from engine.bench import bench_sweeps
-from engine.filter_cli import add_filter_parser, run_filters
+from engine.filter_cli import add_filter_parser, add_table1_parser, run_filters, run_table1
 from engine.cli_args import (FULL_PRECISION, OneLineParser, check_writable, eta_range,
                              float_in, int_in, name_list, option_type)
 from engine.models import registry
@@ -50,8 +52,8 @@ def build_parser(model=None):
                            description="Typeblocks engine: run samplers and exact posteriors "
                                        "without a browser (docs/command-line.md).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
-                                     metavar="{run,score,bench,race,filter,toy-posterior,tables,"
-                                             "warm}")
+                                     metavar="{run,score,bench,race,filter,table1,toy-posterior,"
+                                             "tables,warm}")
     run = commands.add_parser("run", help="run one chain and write its trace",
                               epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(run, model, initialisation=True)
@@ -81,6 +83,7 @@ def build_parser(model=None):
 
     add_race_parser(commands, model)
     add_filter_parser(commands, model, add_model_arguments, Help)
+    add_table1_parser(commands)
 
     warm_up = commands.add_parser(
         "warm", help="compile (or load) every model's kernels now, showing progress (make run "
@@ -393,7 +396,7 @@ class open_or_none:
 
 def race(model_class, args):
     """The race command: a grid of chains, then traces.csv and summary.csv in --out."""
-    from engine.grid import ModelRecipe, run_grid, summary, tasks
+    from engine.grid import ModelRecipe, client_for, run_grid, summary, tasks
     from engine.race_output import measure_columns, write_race
     load_model(model_class, args)  # a bad corpus or option is refused here, before any worker
     recipe = ModelRecipe(model_class.name, args.data,
@@ -407,7 +410,7 @@ def race(model_class, args):
     def progress(frame, done, total):
         print(f"  {done}/{total} chains done", file=sys.stderr, flush=True)
 
-    with dask_client(args) as client:
+    with client_for(args.workers, args.scheduler) as client:
         traces = run_grid(recipe, grid, client, on_result=progress)
     table = summary(traces, measures=measure_columns(traces, args.samplers))
     write_race(args.out_dir, traces, table, plots=plot_labels(model_class, traces))
@@ -422,23 +425,6 @@ def plot_labels(model_class, traces):
     if headline is not None:
         labels[headline] = model_class.trace_labels[headline]
     return labels
-
-
-@contextlib.contextmanager
-def dask_client(args):
-    """A Dask client for --scheduler, or for a local cluster of --workers processes (closed
-    afterwards); None (chains in this process) for --workers 1."""
-    if args.scheduler is None and args.workers == 1:
-        yield None
-        return
-    if args.scheduler is not None:
-        from distributed import Client
-        with Client(args.scheduler) as client:
-            yield client
-        return
-    from engine.grid import local_cluster
-    with local_cluster(args.workers) as client:
-        yield client
 
 
 COMMANDS = {"run": run_chain, "score": score, "bench": bench, "race": race, "filter": run_filter}
@@ -463,6 +449,9 @@ def main(argv=None):
             return 0
         if args.command == "tables":
             tables(args)
+            return 0
+        if args.command == "table1":
+            run_table1(args)
             return 0
         if args.data is not None and not model.needs_data:
             parser.error(f"the {model.name} model reads no corpus: leave out --data")

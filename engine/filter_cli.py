@@ -1,4 +1,5 @@
-"""The particle filter on the command line (Börschinger & Johnson 2011):
+"""The particle filter on the command line (Börschinger & Johnson 2011): ``filter`` and
+``table1``.
 
     python -m engine filter --model {unigram,bigram} [--data FILE] --particles N
         [--threshold N|N/2|F] [--resampling multinomial|systematic] [--baseline dpm|dps]
@@ -13,11 +14,14 @@ import csv
 import json
 import argparse
 import os
+import sys
 
 import numpy as np
 
-from engine import samplers
-from engine.cli_args import FULL_PRECISION, int_in, option_type
+from datasets.errors import CorpusError
+from engine import samplers, table1
+from engine.cli_args import FULL_PRECISION, int_in, name_list, option_type
+from engine.grid import ModelRecipe, client_for, run_grid
 from engine.core.resampling import SCHEMES
 from engine.samplers.particle import Rejuvenation, threshold_fraction
 
@@ -159,3 +163,64 @@ def summary_of(rows):
     values = {k: np.array([row[k] for row in rows], float) for k in keys}
     return {"runs": len(rows), **{f"{k}_mean": float(v.mean()) for k, v in values.items()},
             **{f"{k}_sd": float(v.std(ddof=1)) for k, v in values.items()}}
+
+
+def add_table1_parser(commands):
+    """The ``table1`` subcommand: their Table 1 grid on Dask."""
+    parser = commands.add_parser(
+        "table1", help="Börschinger & Johnson's Table 1: the particle filter for N particles × "
+                       "threshold N, N/2 × unigram/bigram, and DPM, several runs each, on Dask; "
+                       "prints their layout, ours beside theirs")
+    parser.add_argument("--data", help="the corpus (plain segmented text; theirs is the "
+                                       "Bernstein corpus, e.g. br-phono.txt; default: the "
+                                       "built-in corpus)")
+    parser.add_argument("--models", type=name_list(tuple(table1.MODELS)),
+                        default=list(table1.MODELS), help="comma-separated (default "
+                                                          "unigram,bigram)")
+    parser.add_argument("--sizes", type=size_list, default=list(table1.SIZES),
+                        help="comma-separated numbers of particles (default 1,50,100,500,1000)")
+    parser.add_argument("--runs", type=int_in(1, 1000),
+                        help="runs per cell (default theirs: 10 for N ≤ 100, 2 above)")
+    parser.add_argument("--seed", type=int_in(0), default=0, help="run r's seed is SEED + r")
+    parser.add_argument("--out", help="CSV file for every run's row")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int_in(1, 1024), default=os.cpu_count() or 1,
+                       help="worker processes of a local Dask cluster (default: the cores); 1 "
+                            "runs every filter in this process")
+    where.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. "
+                                           "tcp://10.0.0.5:8786, to run on its cluster")
+    return parser
+
+
+def size_list(text):
+    """An argparse type: comma-separated numbers of particles (1 to 100,000)."""
+    parse = int_in(1, 100_000)
+    return [parse(part) for part in text.split(",")]
+
+
+def run_table1(args):
+    """Run the grid, report progress on stderr, print the table and the issue's checks."""
+    recipes = {model: ModelRecipe(table1.MODELS[model], args.data) for model in args.models}
+    try:  # a bad corpus fails here, once, with its message
+        for recipe in recipes.values():
+            recipe.build()
+    except CorpusError as err:
+        raise CorpusError(f"{args.data}: {err}") from None
+    tasks = table1.grid(recipes, args.sizes, args.runs, args.seed)
+
+    def progress(frame, done, total):
+        row = frame.iloc[0]
+        print(f"table1: {done}/{total}  {row['model']} {row['learner']} {row['particles']} "
+              f"{row['threshold']}  log-prob {row['log_prob'] / 1000:.2f} ×10³  "
+              f"({row['seconds']:.1f} s)", file=sys.stderr, flush=True)
+
+    with client_for(args.workers, args.scheduler) as client:
+        rows = run_grid(None, tasks, client, on_result=progress)
+    if args.out:
+        rows.to_csv(args.out, index=False, float_format=FULL_PRECISION)
+    summary = table1.table(rows)
+    print(table1.layout(summary))
+    print()
+    for check, value in table1.shape_checks(summary).items():
+        print(f"{check}: {value if isinstance(value, bool) else f'{100 * value:.2f}%'}")
+

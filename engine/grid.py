@@ -2,7 +2,8 @@
 
 Every chain is an independent task: it builds the model from a ``ModelRecipe`` (a registered
 model, its corpus file and options: a few bytes to send, and each worker process builds the
-model once), runs one sampler from its own seed and returns its trace. ``run_grid`` runs the
+model once), runs one sampler from its own seed and returns its trace. Any task with a
+``run(recipe) -> DataFrame`` method runs the same way (engine.table1's particle filters). ``run_grid`` runs the
 tasks one after another, or on a Dask cluster (``dask.distributed``): a ``LocalCluster`` of
 processes on this machine, or any cluster's scheduler, without a change to the tasks. Results
 come back as the chains finish.
@@ -69,6 +70,9 @@ class ChainTask:
     init: tuple = field(default=())
     measure_share: float = None  # Run's: the measures' most share of the engine time
 
+    def run(self, recipe):
+        return run_chain(recipe, self)
+
 
 def tasks(samplers, chains, etas=(None,), seed=0, sweeps=None, seconds=None, skip=True,
           init=(), measure_share=None):
@@ -126,6 +130,21 @@ def local_cluster(workers):
         yield client
 
 
+@contextlib.contextmanager
+def client_for(workers, scheduler=None):
+    """A Dask client for the cluster at ``scheduler``, or for a local cluster of ``workers``
+    processes (closed afterwards); None (every task in this process) for one worker."""
+    if scheduler:
+        from distributed import Client
+        with Client(scheduler) as client:
+            yield client
+    elif workers and workers > 1:
+        with local_cluster(workers) as client:
+            yield client
+    else:
+        yield None
+
+
 def run_grid(recipe, grid, client=None, on_result=None):
     """Every task of ``grid``: in this process (client None) or on a Dask client's workers.
 
@@ -143,13 +162,17 @@ def _results(recipe, grid, client):
     """(index in grid, trace) pairs, as the chains finish."""
     if client is None:
         for index, task in enumerate(grid):
-            yield index, run_chain(recipe, task)
+            yield index, task.run(recipe)
         return
     from distributed import as_completed
-    futures = client.map(run_chain, [recipe] * len(grid), grid, pure=False)
+    futures = client.map(_run_task, [recipe] * len(grid), grid, pure=False)
     where = {future.key: index for index, future in enumerate(futures)}
     for future in as_completed(futures):
         yield where[future.key], future.result()
+
+
+def _run_task(recipe, task):
+    return task.run(recipe)
 
 
 def summary(traces, measures=()):

@@ -20,19 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from engine.grid import local_cluster, run_grid, summary
+from engine.grid import client_for, run_grid, summary
 from engine.race_output import measure_columns, write_race
-
-
-@contextlib.contextmanager
-def client_for(workers, scheduler):
-    if scheduler:
-        from distributed import Client
-        with Client(scheduler) as client:
-            yield client
-    else:
-        with local_cluster(workers) as client:
-            yield client
 
 
 def leave_with_the_app(parent):
