@@ -12,5 +12,6 @@ st.navigation([
     st.Page("pages/word_segmentation.py", title="Word segmentation", icon=":material/segment:"),
     st.Page("pages/tag_trajectories.py", title="HMM tag trajectories", icon=":material/label:"),
     st.Page("pages/restaurants.py", title="Restaurants", icon=":material/restaurant:"),
+    st.Page("pages/particle_filter.py", title="Particle filter", icon=":material/scatter_plot:"),
     st.Page("pages/sampler_race.py", title="Sampler race", icon=":material/monitoring:"),
 ]).run()

@@ -36,6 +36,7 @@ from pathlib import Path
 from datasets.errors import CorpusError
 from datasets.text import decode, read_bytes
 from engine import samplers
+from engine.samplers import particle
 from engine.bench import bench_sweeps
 from engine.filter_cli import add_filter_parser, add_table1_parser, run_filters, run_table1
 from engine.cli_args import (FULL_PRECISION, OneLineParser, check_writable, eta_range,
@@ -286,6 +287,8 @@ def _warm_one(name, sampler):
     model = registry.get(name).tiny()
     if sampler is None:
         model.warm_lesson()
+    elif samplers.entry(sampler).kind == "population":
+        particle.warm(type(model))
     else:
         warm(model, sampler)
     return time.perf_counter() - t0
@@ -304,6 +307,8 @@ def warm_kernels(args):
     for name in names:
         for sampler in registry.get(name).samplers:
             distinct.setdefault((name, samplers.entry(sampler).needs), (name, sampler))
+        for population in getattr(registry.get(name), "populations", ()):
+            distinct[(name, population)] = (name, population)
     # a lesson's own kernels compile beside the samplers' too
     lessons = [(name, None) for name in names if hasattr(registry.get(name), "warm_lesson")]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -317,6 +322,8 @@ def warm_kernels(args):
         model = registry.get(name).tiny()
         for sampler in model.samplers:
             warm(model, sampler)
+        if getattr(model, "populations", ()):
+            particle.warm(type(model))
         if hasattr(model, "warm_lesson"):
             model.warm_lesson()
     print(f"engine ready in {time.perf_counter() - started:.1f} s", file=sys.stderr)

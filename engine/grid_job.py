@@ -4,8 +4,10 @@ The app cannot start Dask's local cluster itself: Dask's worker processes are sp
 spawned process re-runs the parent's main module, which in the app is the Streamlit script.
 So the app writes the job (a recipe, the tasks, where to run them) to DIR/job.pickle and starts
 this module; it runs the grid like the ``race`` command (engine.grid.run_grid, a LocalCluster of
-processes or the cluster at a scheduler's address), prints ``done total`` after every chain,
-and writes DIR/traces.csv and DIR/summary.csv (engine.race_output) at the end.
+processes or the cluster at a scheduler's address), prints ``done total`` after every task, and
+writes DIR/traces.csv and DIR/summary.csv (engine.race_output) at the end — or, for a job of
+``rows`` (engine.table1's filter runs), appends each task's rows to DIR/rows.csv as it
+finishes, so a page can show them as they arrive.
 """
 import contextlib
 import os
@@ -24,6 +26,9 @@ from engine.grid import client_for, run_grid, summary
 from engine.race_output import measure_columns, write_race
 
 
+ROWS = "rows.csv"
+
+
 def leave_with_the_app(parent):
     """End this job (its Dask workers too) when the app that started it has gone."""
     while os.getppid() == parent:
@@ -35,27 +40,34 @@ def main(folder):
     threading.Thread(target=leave_with_the_app, args=(os.getppid(),), daemon=True).start()
     folder = Path(folder)
     job = pickle.loads((folder / "job.pickle").read_bytes())
-    samplers = list(dict.fromkeys(task.sampler for task in job["tasks"]))
+
+    rows = folder / ROWS if job.get("rows") else None
 
     def progress(frame, done, total):
+        if rows is not None:
+            frame.to_csv(rows, mode="a", header=done == 1, index=False)
         print(done, total, flush=True)
 
     with client_for(job["workers"], job.get("scheduler")) as client:
         traces = run_grid(job["recipe"], job["tasks"], client, on_result=progress)
-    write_race(folder, traces, summary(traces, measures=measure_columns(traces, samplers)))
+    if rows is None:
+        samplers = list(dict.fromkeys(task.sampler for task in job["tasks"]))
+        write_race(folder, traces, summary(traces, measures=measure_columns(traces, samplers)))
 
 
 class GridJob:
     """A grid started in its own process; ``done``/``total`` follow its progress, ``cancel()``
     stops it (the whole process group: Dask's workers too), ``result()`` reads its output.
 
-    recipe : grid.ModelRecipe or grid.BuiltModel; tasks : grid.ChainTasks; workers : the
-    local cluster's processes; scheduler : an existing cluster's address instead."""
+    recipe : grid.ModelRecipe or grid.BuiltModel; tasks : grid.ChainTasks (or any tasks with a
+    ``run``); workers : the local cluster's processes; scheduler : an existing cluster's address
+    instead; rows : the tasks return rows to collect as they finish (``rows()``), not traces
+    to summarise."""
 
-    def __init__(self, recipe, tasks, workers=None, scheduler=None):
+    def __init__(self, recipe, tasks, workers=None, scheduler=None, rows=False):
         self.folder = Path(tempfile.mkdtemp(prefix="typeblocks-grid-"))
         job = dict(recipe=recipe, tasks=list(tasks), workers=workers or os.cpu_count() or 1,
-                   scheduler=scheduler)
+                   scheduler=scheduler, rows=rows)
         (self.folder / "job.pickle").write_bytes(pickle.dumps(job))
         self.done, self.total = 0, len(job["tasks"])
         self.cancelled = False
@@ -94,6 +106,13 @@ class GridJob:
             self.cancelled = True
             os.killpg(self._process.pid, signal.SIGTERM)
             self._process.wait()
+
+    def rows(self):
+        """The rows of the tasks finished so far (a rows job), or None before the first."""
+        path = self.folder / ROWS
+        if self.done == 0 or not path.exists():
+            return None
+        return pd.read_csv(path)
 
     def result(self):
         """(traces, summary) frames once the grid has finished, else None."""

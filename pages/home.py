@@ -51,6 +51,14 @@ st.markdown(
     "(Blunsom et al. 2009); then the note's Figure 2 on a corpus you pick: the expected number "
     "of tables against word frequency, Antoniak's and GGJ06's approximations, and why the "
     "bigram segmentation model must count its tables.")
+st.page_link("pages/particle_filter.py", label="Particle filter", icon=":material/scatter_plot:")
+st.markdown(
+    "Word segmentation learned online (Börschinger & Johnson 2011): N weighted particles read "
+    "the utterances once, each drawing a segmentation from its own frozen model. Watch the "
+    "weights degenerate, the effective sample size fall to the threshold, resampling merge "
+    "the genealogy, and Ẑ estimate the corpus's probability; switch on rejuvenation (TOKEN or "
+    "TYPE moves inside each particle), run their Table 1 on Dask, and see what reading once "
+    "costs against batch samplers of the same model.")
 st.page_link("pages/sampler_race.py", label="Sampler race", icon=":material/monitoring:")
 st.markdown(
     "Diagnose mixing on any model and any corpus (yours too): several chains of every sampler "
@@ -86,5 +94,5 @@ st.markdown("| name | what one move does |\n|---|---|\n" + "".join(
 st.subheader("The models")
 st.markdown("| model | what it is | samplers |\n|---|---|---|\n" + "".join(
     f"| {cls.label} | {cls.summary} | "
-    f"{', '.join(samplers.label(n) for n in samplers.offered(cls.samplers))} |\n"
+    f"{', '.join(samplers.label(n) for n in (*samplers.offered(cls.samplers), *getattr(cls, 'populations', ())))} |\n"
     for cls in registry.models().values()))

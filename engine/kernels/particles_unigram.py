@@ -540,3 +540,26 @@ def log_joint(parts, params, out):
         total -= log_rising(symbols * phi, parts.scal[l, LABEL_CHARS])
         total += log_rising(half, ends) + log_rising(half, n_cust - ends)
         out[l] = total - log_rising(2 * half, n_cust)
+
+
+@kernel
+def seat_segmentation(parts, l, chars, utt_start, sub, sub_off, params, bound, uniforms, starts):
+    """Particle l reads every utterance with the segmentation ``bound`` (uint8[T], 1 where a
+    word ends) instead of drawing one, each word seated from its exact conditional; the start
+    of a batch chain on this model. uniforms : float64[≥ T] (one per word); starts : int64[≥
+    longest utterance] work. Returns log P(words, ends) of the sequence."""
+    log_p, drawn = 0.0, 0
+    for u in range(utt_start.shape[0] - 1):
+        x0 = utt_start[u]
+        n = utt_start[u + 1] - x0
+        k = 0
+        for i in range(n):
+            if i == 0 or bound[x0 + i - 1] == 1:
+                starts[k] = i
+                k += 1
+        log_p += add_words(parts, l, chars, x0, n, sub, sub_off[u], starts, k, params,
+                           uniforms[drawn:], False)
+        drawn += k
+        for i in range(n):
+            parts.bound[l, x0 + i] = bound[x0 + i]
+    return log_p

@@ -101,8 +101,22 @@ class UnigramPopulation(SegmentationPopulation):
         return 2 * self.length(u)
 
     def warm(self):
-        """Compile what a tiny corpus never reaches: growing the particles' arrays."""
+        """Compile what a filter on a tiny corpus never reaches: growing the particles' arrays,
+        and seating a given segmentation (a batch chain's start)."""
         particles_unigram.grow(particles_unigram.new_particles(1, self.n_symbols, 1, 1), 2, 2)
+        self.seat(self.new(1, keep_segmentations=True), 0, self.model.final.copy(),
+                  np.random.default_rng(0))
+
+    def seat(self, parts, l, bound, rng):
+        """Particle l (empty, keeping its segmentation) reads every utterance with the
+        segmentation ``bound``, each word seated from its exact conditional; returns the
+        particles (grown to hold it)."""
+        parts = particles_unigram.grow(parts, int(bound.sum()), int(bound.sum()))
+        particles_unigram.seat_segmentation(
+            parts, l, self.model.chars, self.model.utt_start, self.substrings.sub,
+            self.substrings.sub_off, self.params, bound, rng.random(len(bound)),
+            np.empty(self.longest + 1, np.int64))
+        return parts
 
     def make_room(self, parts, u):
         """Utterance u adds at most one word and one table per symbol."""

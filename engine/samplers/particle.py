@@ -212,6 +212,26 @@ class ParticleFilter:
             info = self.step()
         return info
 
+    # --- the pages' playback protocol (ui/playback.py): a step is an observation ------------
+    @property
+    def total_sweeps(self):
+        return self.population.n_observations
+
+    def sweep(self, steps=1):
+        """Read ``steps`` more observations."""
+        self.run(steps)
+
+    def tick(self, clock, steps, budget):
+        """One play tick: ``steps`` observations, or fewer when ``budget`` seconds of wall time
+        run out (clock "time": observations until the budget is spent)."""
+        start = time.perf_counter()
+        done = 0
+        while not self.finished and (clock == "time" or done < steps):
+            self.step()
+            done += 1
+            if time.perf_counter() - start >= budget:
+                break
+
     def _rejuvenate(self):
         """The moves in every particle (a block of particles per task, each block its own
         Generator); return their acceptance rate."""

@@ -140,6 +140,34 @@ def race_none_mixes(race):
     assert race_median(race, "type") == max(race_median(race, name) for name in samplers)
 
 
+def pf_final(population, particles, seed, **settings):
+    """§6.1's scores of a filter run to the end beside a preset's."""
+    from engine.samplers.particle import ParticleFilter
+    other = ParticleFilter(population, particles, seed, **settings)
+    other.run()
+    return other.evaluate()
+
+
+def pf_one_collapses(pf):
+    """One particle (DPS) ends far below 100 particles: its early mistakes stay."""
+    one, hundred = pf.evaluate(), pf_final(pf.population, 100, pf.seed)
+    assert one["log_prob"] < hundred["log_prob"] - 500
+    assert one["token_f"] < hundred["token_f"] - 0.1
+
+
+def pf_weights_degenerate(pf):
+    """Without resampling the weights degenerate: some utterance leaves one particle with all
+    the weight (ESS 1) long before the corpus ends."""
+    ess = np.array([row["ess"] for row in pf.trace])
+    assert ess.min() < 1.01 and np.argmax(ess < 1.5) < 100
+
+
+def pf_rejuvenation_rescues(pf):
+    """100 particles with 2 TYPE moves per utterance end above the same 100 without moves."""
+    plain = pf_final(pf.population, 100, pf.seed)
+    assert pf.evaluate()["log_prob"] > plain["log_prob"] + 100
+
+
 RACES = [
     ("pages/toy_posterior.py", "toy", "Fig. 2: TOKEN stuck at m = n, TYPE at the mode", toy_fig2),
     ("pages/toy_posterior.py", "toy", "Small n = 12: TYPE's draws, m by m", toy_small),
@@ -166,6 +194,11 @@ RACES = [
      "TYPE + TOKEN on the HMM: best of both, none mixed (α′ = 0.0001)", race_mixture),
     ("pages/sampler_race.py", "race",
      "Word segmentation: none of five samplers mixes in 2,000 passes", race_none_mixes),
+    ("pages/particle_filter.py", "pf", "N = 1 collapses: one particle is DPS", pf_one_collapses),
+    ("pages/particle_filter.py", "pf", "Resampling only at ESS ≤ 1: one particle takes all the "
+     "weight", pf_weights_degenerate),
+    ("pages/particle_filter.py", "pf", "Rejuvenation rescues 100 particles",
+     pf_rejuvenation_rescues),
 ]
 
 

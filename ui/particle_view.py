@@ -1,0 +1,140 @@
+"""The Particle filter lesson's pictures: the particles' weights, ESS and Ẑ over the utterances,
+the genealogy, and the heaviest particles' segmentations and lexicons.
+
+The live charts are Vega-Lite with specs fixed by the settings (ui/charts.py says why): scales
+depend on N and the corpus's length, never on the utterance reached.
+"""
+import html
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from engine.race_plots import style
+from ui.segmentation import utterance_html
+
+WEIGHT_COLOUR = "#e07a5f"
+RESAMPLED_COLOUR = "#d1495b"
+LOG_FLOOR = -12.0  # log10 of the smallest weight the log-scale strip shows
+GENEALOGY_PARTICLES = 100  # lines drawn per utterance at most (the first particles)
+MAX_POINTS = 400  # points per line over the utterances (every k-th, the last kept)
+
+
+def weights_chart(log_weights, log_scale, height=220):
+    """The particles as a strip of bars: their normalised weights (log10 on a log scale)."""
+    n = len(log_weights)
+    if log_scale:
+        values = np.maximum(log_weights / np.log(10), LOG_FLOOR)
+        y = alt.Y("value:Q", title="log₁₀ weight", scale=alt.Scale(domain=[LOG_FLOOR, 0]))
+    else:
+        values = np.exp(log_weights)
+        y = alt.Y("value:Q", title="weight", scale=alt.Scale(domain=[0, 1]))
+    data = pd.DataFrame({"particle": np.arange(n), "value": values})
+    chart = alt.Chart(data).mark_bar(color=WEIGHT_COLOUR).encode(
+        x=alt.X("particle:Q", title="particle", scale=alt.Scale(domain=[-0.5, n - 0.5]),
+                axis=alt.Axis(format="d")),
+        y=y, tooltip=["particle:Q", alt.Tooltip("value:Q", format=".3g")])
+    return style(chart, "The particles' weights (after the last utterance)", height)
+
+
+def _thin(frame):
+    stride = max(1, -(-len(frame) // MAX_POINTS))
+    rows = list(range(0, len(frame), stride))
+    if rows and rows[-1] != len(frame) - 1:
+        rows.append(len(frame) - 1)
+    return frame.iloc[rows]
+
+
+def ess_chart(trace, n, threshold, utterances, height=240):
+    """ESS after each utterance, the threshold as a dashed line, resamplings as red ticks."""
+    frame = pd.DataFrame(trace, columns=["utterance", "ess", "resampled"]) if trace else \
+        pd.DataFrame({"utterance": [0], "ess": [float(n)], "resampled": [0]})
+    x = alt.X("utterance:Q", title="utterances read", scale=alt.Scale(domain=[0, utterances]))
+    line = alt.Chart(_thin(frame)).mark_line(color="#00798c", strokeWidth=2).encode(
+        x=x, y=alt.Y("ess:Q", title="ESS", scale=alt.Scale(domain=[0, n])),
+        tooltip=["utterance:Q", alt.Tooltip("ess:Q", format=".1f")])
+    events = frame[frame["resampled"] == 1].tail(MAX_POINTS)
+    ticks = alt.Chart(events).mark_tick(color=RESAMPLED_COLOUR, thickness=1, size=10).encode(
+        x=x, y=alt.datum(n), tooltip=["utterance:Q"])
+    rule = alt.Chart(pd.DataFrame({"y": [threshold]})).mark_rule(
+        strokeDash=[4, 4], color="#555").encode(y="y:Q")
+    return style(alt.layer(line, ticks, rule),
+                 "ESS (eq. 12); dashed: the threshold; red ticks: resampled", height)
+
+
+def z_chart(trace, utterances, height=240):
+    """log Ẑ per utterance read so far: the running mean of log P(utterance | the past)."""
+    frame = pd.DataFrame(trace, columns=["utterance", "log_z"]) if trace else \
+        pd.DataFrame({"utterance": [1], "log_z": [np.nan]})
+    frame = frame.assign(per=frame["log_z"] / frame["utterance"])
+    chart = alt.Chart(_thin(frame)).mark_line(color="#6a4c93", strokeWidth=2).encode(
+        x=alt.X("utterance:Q", title="utterances read", scale=alt.Scale(domain=[0, utterances])),
+        y=alt.Y("per:Q", title="log Ẑ / utterances", scale=alt.Scale(zero=False)),
+        tooltip=["utterance:Q", alt.Tooltip("log_z:Q", title="log Ẑ", format=",.2f")])
+    return style(chart, "Ẑ: the marginal likelihood estimate, per utterance", height)
+
+
+def genealogy_rows(history, window):
+    """Lines back in time over the last ``window`` utterances: (ago, parent, child, alive) —
+    a particle at step t descends from ``parent`` at step t − 1; alive: a particle of now
+    descends from it."""
+    steps = history[-window:]
+    n = len(steps[-1][1]) if steps else 0
+    shown = min(n, GENEALOGY_PARTICLES)
+    alive = np.ones(n, bool)
+    rows = []
+    for ago, (_, ancestors) in enumerate(reversed(steps)):
+        parents = np.asarray(ancestors)
+        for child in range(shown):
+            rows.append((-ago, int(parents[child]), child, bool(alive[child])))
+        previous = np.zeros(n, bool)
+        previous[parents[alive]] = True
+        alive = previous
+    return pd.DataFrame(rows, columns=["ago", "parent", "child", "alive"])
+
+
+def genealogy_chart(history, n, window, height=260):
+    """Each particle's line back to its parent, utterance by utterance: resampling merges
+    lines; those that reach now are dark."""
+    rows = genealogy_rows(history, window) if history else \
+        pd.DataFrame({"ago": [0], "parent": [0], "child": [0], "alive": [True]})
+    rows = rows.assign(before=rows["ago"] - 1)
+    top = min(n, GENEALOGY_PARTICLES) - 0.5
+    chart = alt.Chart(rows).mark_rule(strokeWidth=1.2).encode(
+        x=alt.X("before:Q", title="utterances ago", scale=alt.Scale(domain=[-window, 0])),
+        x2="ago:Q",
+        y=alt.Y("parent:Q", title="particle", scale=alt.Scale(domain=[-0.5, top])),
+        y2="child:Q",
+        color=alt.Color("alive:N", scale=alt.Scale(domain=[True, False],
+                                                    range=["#3d3d3d", "#d9d9d9"]),
+                        legend=None))
+    return style(chart, "Genealogy: who descends from whom (dark: has descendants now)", height)
+
+
+def particle_cards(filter_, utterance, count=4, words=8):
+    """HTML for the ``count`` heaviest particles: weight, their segmentation of the utterance
+    just read (boundaries against the gold), their most frequent words. Needs the filter's
+    history (the last move's segmentations and ancestors)."""
+    model = filter_.population.model
+    bounds, ancestors = filter_.history[-1]
+    log_weights = filter_.log_w
+    order = np.argsort(-log_weights, kind="stable")[:count]
+    x0, x1 = model.utt_start[utterance], model.utt_start[utterance + 1]
+    text = model.texts[utterance]
+    gold = model.gold_bound[x0:x1 - 1].astype(bool) if model.gold_bound is not None else None
+    cards = []
+    for l in order:
+        found = bounds[ancestors[l]][:-1].astype(bool)
+        labels = (np.where(found, "found", "") if gold is None else
+                  np.select([found & gold, found & ~gold, ~found & gold],
+                            ["correct", "spurious", "missed"], ""))
+        lexicon = filter_.population.lexicon(filter_.parts, int(l), words)
+        lexicon_text = ", ".join(f"{html.escape(w)} <span style='color:#888'>{c}</span>"
+                                 for w, c, _ in lexicon)
+        cards.append(
+            f"<div style='margin:0.2rem 0 0.6rem 0'><b>particle {l}</b> · weight "
+            f"{np.exp(log_weights[l]):.3g}"
+            f"{utterance_html(text, labels)}"
+            f"<div style='font-size:0.88rem;color:#444'>lexicon: {lexicon_text}</div></div>")
+    return "".join(cards)
+
