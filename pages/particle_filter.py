@@ -174,7 +174,7 @@ def draw_filter(filter_):
                    help="Π over utterances of the mean unnormalised weight: an unbiased "
                         "estimate of P(utterances read)")
     left, right = st.columns(2)
-    charts.show(left, weights_chart(filter_.log_w, st.session_state.pf_logw), "pf_weights")
+    charts.show(left, weights_chart(filter_.log_w_read, st.session_state.pf_logw), "pf_weights")
     charts.show(right, ess_chart([(r["utterance"], r["ess"], r["resampled"]) for r in trace],
                                  n, filter_.threshold, total), "pf_ess")
     left, right = st.columns(2)
@@ -185,8 +185,9 @@ def draw_filter(filter_):
                    "particles.")
     if filter_.history:
         st.markdown(f"**The heaviest particles on utterance {filter_.read:,}**",
-                    help="each one's segmentation of the utterance it has just read, and its "
-                         "most frequent words (count after each)")
+                    help="by their weight after reading it, before resampling: each one's "
+                         "segmentation of the utterance, and its most frequent words (count "
+                         "after each)")
         st.markdown(legend(), unsafe_allow_html=True)
         st.markdown(particle_cards(filter_, filter_.read - 1), unsafe_allow_html=True)
 
@@ -320,7 +321,10 @@ def table_progress(job):
             st.error(f"The grid stopped: {job.error}")
         rows = job.rows()
         if rows is not None:
-            st.dataframe(table_frame(table1.table(rows)), hide_index=True, width="stretch")
+            st.table(table_frame(table1.table(rows)))
+        if not job.running and st.session_state.get("pf_t1_shown") is not job:
+            st.session_state.pf_t1_shown = job  # the whole page once more: Run comes back
+            st.rerun()
 
     show()
 
@@ -341,7 +345,10 @@ def table_frame(summary):
             row[name] = f"{r[figure]:.2f}" + ("" if np.isnan(sd) else f" ± {sd:.2f}")
             row[f"{name} theirs"] = "" if theirs is None else f"{theirs[i]:.2f}"
         rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    order = frame["learner"].map(lambda name: -1 if name == "DPM" else int(name.split()[1]))
+    frame = frame.assign(order=order).sort_values(["model", "order", "threshold"])
+    return frame.drop(columns="order").set_index(["model", "learner", "threshold"])
 
 
 # --- online against batch -----------------------------------------------------------------------

@@ -21,20 +21,21 @@ MAX_POINTS = 400  # points per line over the utterances (every k-th, the last ke
 
 
 def weights_chart(log_weights, log_scale, height=220):
-    """The particles as a strip of bars: their normalised weights (log10 on a log scale)."""
+    """The particles as a strip of bars: the normalised weights the last utterance left them,
+    before any resampling (log10 on a log scale)."""
     n = len(log_weights)
     if log_scale:
         values = np.maximum(log_weights / np.log(10), LOG_FLOOR)
         y = alt.Y("value:Q", title="log₁₀ weight", scale=alt.Scale(domain=[LOG_FLOOR, 0]))
     else:
         values = np.exp(log_weights)
-        y = alt.Y("value:Q", title="weight", scale=alt.Scale(domain=[0, 1]))
+        y = alt.Y("value:Q", title="weight", scale=alt.Scale(domainMin=0))
     data = pd.DataFrame({"particle": np.arange(n), "value": values})
     chart = alt.Chart(data).mark_bar(color=WEIGHT_COLOUR).encode(
         x=alt.X("particle:Q", title="particle", scale=alt.Scale(domain=[-0.5, n - 0.5]),
                 axis=alt.Axis(format="d")),
         y=y, tooltip=["particle:Q", alt.Tooltip("value:Q", format=".3g")])
-    return style(chart, "The particles' weights (after the last utterance)", height)
+    return style(chart, "Weights after the last utterance (before resampling)", height)
 
 
 def _thin(frame):
@@ -108,33 +109,39 @@ def genealogy_chart(history, n, window, height=260):
         color=alt.Color("alive:N", scale=alt.Scale(domain=[True, False],
                                                     range=["#3d3d3d", "#d9d9d9"]),
                         legend=None))
-    return style(chart, "Genealogy: who descends from whom (dark: has descendants now)", height)
+    return style(chart, "Genealogy (dark: lines that reach now)", height)
 
 
 def particle_cards(filter_, utterance, count=4, words=8):
-    """HTML for the ``count`` heaviest particles: weight, their segmentation of the utterance
-    just read (boundaries against the gold), their most frequent words. Needs the filter's
-    history (the last move's segmentations and ancestors)."""
+    """HTML for the ``count`` heaviest particles after the last utterance (before
+    resampling): weight, their segmentation of it (boundaries against the gold), their most
+    frequent words. Needs the filter's history (the last move's segmentations and ancestors).
+
+    A particle that survived resampling kept its place (engine.core.resampling.ancestry), so
+    its lexicon is read there; one that left no copy is said to be dropped."""
     model = filter_.population.model
     bounds, ancestors = filter_.history[-1]
-    log_weights = filter_.log_w
+    log_weights = filter_.log_w_read
     order = np.argsort(-log_weights, kind="stable")[:count]
     x0, x1 = model.utt_start[utterance], model.utt_start[utterance + 1]
     text = model.texts[utterance]
     gold = model.gold_bound[x0:x1 - 1].astype(bool) if model.gold_bound is not None else None
     cards = []
     for l in order:
-        found = bounds[ancestors[l]][:-1].astype(bool)
+        found = bounds[l][:-1].astype(bool)
         labels = (np.where(found, "found", "") if gold is None else
                   np.select([found & gold, found & ~gold, ~found & gold],
                             ["correct", "spurious", "missed"], ""))
-        lexicon = filter_.population.lexicon(filter_.parts, int(l), words)
-        lexicon_text = ", ".join(f"{html.escape(w)} <span style='color:#888'>{c}</span>"
-                                 for w, c, _ in lexicon)
+        if ancestors[l] == l:
+            lexicon = filter_.population.lexicon(filter_.parts, int(l), words)
+            lexicon_text = "lexicon: " + ", ".join(
+                f"{html.escape(w)} <span style='color:#888'>{c}</span>" for w, c, _ in lexicon)
+        else:
+            lexicon_text = "left no copy at this resampling: its lexicon is gone"
         cards.append(
             f"<div style='margin:0.2rem 0 0.6rem 0'><b>particle {l}</b> · weight "
             f"{np.exp(log_weights[l]):.3g}"
             f"{utterance_html(text, labels)}"
-            f"<div style='font-size:0.88rem;color:#444'>lexicon: {lexicon_text}</div></div>")
+            f"<div style='font-size:0.88rem;color:#444'>{lexicon_text}</div></div>")
     return "".join(cards)
 

@@ -150,6 +150,7 @@ class ParticleFilter:
         self.rng = make_rng(self.seed)
         self.parts = population.new(self.n, keep_segmentations=rejuvenation is not None)
         self.log_w = np.full(self.n, -math.log(self.n))
+        self.log_w_read = self.log_w.copy()  # the last observation's weights, before resampling
         self.log_z = 0.0
         self.read = 0  # observations read
         self.seconds = 0.0  # engine time
@@ -267,6 +268,7 @@ class ParticleFilter:
         log_mean = top + math.log(np.exp(log_w - top).sum())  # log Σ W_l w*_l, W normalised
         self.log_z += log_mean
         self.log_w = log_w - log_mean
+        self.log_w_read = self.log_w.copy()
         ess = effective_sample_size(np.exp(self.log_w))
         self.read += 1
         ancestors = np.arange(self.n)

@@ -89,8 +89,8 @@ def test_the_table_one_grid_fills_its_table(open_page):
         time.sleep(1)
     assert job.error is None and job.done == job.total == 1 + 2 + 2 * 2  # DPM, N=1, N=50 × 2
     at.run()
-    table = at.dataframe[0].value
-    assert sorted(zip(table["learner"], table["threshold"], table["runs"])) == [
+    table = at.table[0].value.reset_index()
+    assert list(zip(table["learner"], table["threshold"], table["runs"])) == [
         ("DPM", "", 1), ("PF 1", "", 2), ("PF 50", "N", 2), ("PF 50", "N/2", 2)]
     theirs = dict(zip(table["learner"] + " " + table["threshold"], table["TF theirs"]))
     assert theirs["DPM "] == "65.65" and theirs["PF 50 N/2"] == "59.84"
