@@ -19,6 +19,9 @@ A case gives
   analyses carry seats, its exact sum over them;
 - ``reseats``: whether the model's choices carry seats that its moves draw afresh (the
   interface's ``reseats``), so that re-adding an analysis need not restore its probability;
+- ``particles``: for a model that offers the particle filter (its ``populations``), a tiny
+  model's population (``model.particles``) and its exact (log p(texts), posterior over
+  segmentations), recomputed independently of the engine (test_populations.py);
 - ``draws`` and ``thin``: how many states the exact tests count, and how many sweeps apart.
   ``thin`` is chosen so that the thinned chain's autocorrelation time is about 1 for the
   posterior's largest cells (measured: the HMM's label-switching pairs need 8 sweeps).
@@ -34,8 +37,9 @@ from engine.models.bigram_usm import BigramModel
 from engine.models.hmm import HmmModel
 from engine.models.toy import ToyModel
 from engine.models.usm import UsmModel
-from tests.statistical.exact import (bigram_exact_p, hmm_exact_p, tag_index, toy_assignments,
-                                     toy_exact_p, usm_exact_p, z_index)
+from tests.statistical.exact import (bigram_exact_p, hmm_exact_p, learned_bigram_exact,
+                                     learned_usm_exact, tag_index, toy_assignments, toy_exact_p,
+                                     usm_exact_p, z_index)
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,7 @@ class Case:
     thin: int = 4
     burn_in: int = 50
     reseats: bool = False
+    particles: tuple = None
     log_marginal: Callable = lambda model, values: model.loglik(model.state_from_values(values))
 
 
@@ -80,9 +85,17 @@ def usm_large_corpus(seed=1, n_utterances=40):
     return ["".join(rng.choice(lexicon, size=rng.integers(1, 5))) for _ in range(n_utterances)]
 
 
+# the particle filter's model: the learned lexicon, small α and φ (a peaked posterior that what
+# the particles learn moves)
+USM_PF_TEXTS = ("ab", "ba", "ab", "a")  # 3 sites: 8 segmentations
+
+
 def _usm_case():
     n_sites = sum(len(t) - 1 for t in USM_TEXTS)
     return Case(
+        particles=(lambda: UsmModel(USM_PF_TEXTS, alpha0=1.0, rho=2.0).particles(phi=0.5),
+                   cache(lambda: learned_usm_exact(USM_PF_TEXTS, alpha=1.0, rho=2.0,
+                                                   phi=0.5))),
         tiny=lambda: UsmModel(USM_TEXTS, **USM_HYPER),
         exact_p=cache(lambda power=1.0: usm_exact_p(USM_TEXTS, power, **USM_HYPER)),
         analyses=lambda: toy_assignments(n_sites),
@@ -96,9 +109,16 @@ BIGRAM_TEXTS = ("abb", "ba", "abab")  # 6 sites, 64 segmentations, 23 of them ab
 BIGRAM_HYPER = dict(alpha0=10.0, alpha1=5.0, p_boundary=0.5, p_utterance=0.5)
 
 
+BIGRAM_PF_TEXTS = ("aba", "ba")  # 3 sites: 8 segmentations, a posterior a wrong weight moves
+
+
 def _bigram_case():
     n_sites = sum(len(t) - 1 for t in BIGRAM_TEXTS)
     return Case(
+        particles=(lambda: BigramModel(BIGRAM_PF_TEXTS, alpha0=1.0, alpha1=1.0,
+                                       p_utterance=0.5).particles(phi=1.0),
+                   cache(lambda: learned_bigram_exact(BIGRAM_PF_TEXTS, alpha0=1.0, alpha1=1.0,
+                                                      p_end=0.5, phi=1.0))),
         tiny=lambda: BigramModel(BIGRAM_TEXTS, **BIGRAM_HYPER),
         exact_p=cache(lambda power=1.0: bigram_exact_p(BIGRAM_TEXTS, power, **BIGRAM_HYPER)),
         analyses=lambda: toy_assignments(n_sites),

@@ -31,6 +31,9 @@ def pytest_generate_tests(metafunc):
                  for sampler in offered(cls.samplers) if wanted is None or sampler in wanted]
         metafunc.parametrize(("model_name", "sampler_name"), pairs,
                              ids=[f"{model}-{sampler}" for model, sampler in pairs])
+    elif "population_model" in metafunc.fixturenames:  # the models offering a population
+        names = [name for name, cls in models.items() if getattr(cls, "populations", ())]
+        metafunc.parametrize("population_model", names, ids=names, scope="module")
     elif "model_name" in metafunc.fixturenames:
         metafunc.parametrize("model_name", list(models), ids=list(models))
 
@@ -45,3 +48,16 @@ def case(model_name):
     if model_name not in CASES:
         pytest.fail(NO_CASE.format(name=model_name), pytrace=False)
     return CASES[model_name]
+
+
+@pytest.fixture(scope="module")
+def population_case(population_model):
+    """(a tiny population, its exact (log Z, posterior)) of a model offering the particle
+    filter; FAILS when its case has none."""
+    case = CASES.get(population_model)
+    if case is None or case.particles is None:
+        pytest.fail(f"the {population_model!r} model offers the particle filter but its case in "
+                    "tests/conformance/cases.py has no `particles`: add a tiny population and "
+                    "its exact log Z and posterior", pytrace=False)
+    build, exact = case.particles
+    return build(), exact()

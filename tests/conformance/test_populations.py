@@ -1,6 +1,6 @@
-"""The particle filter against exact enumeration, for both segmentation models
-(tests/statistical/exact.py recomputes each model on its own, summing over every segmentation and
-every seating):
+"""The conformance suite's population samplers: the particle filter of every model that offers
+it, against exact enumeration (its case in cases.py; tests/statistical/exact.py recomputes the
+model on its own, summing over every segmentation and every seating):
 
 - Ẑ is unbiased: the mean of exp(log Ẑ) over many independent filters equals p(texts);
 - the weighted particles approach the batch posterior over segmentations as N grows;
@@ -9,23 +9,10 @@ every seating):
 import numpy as np
 import pytest
 
-from engine.models.bigram_usm import BigramModel
-from engine.models.usm import UsmModel
 from engine.samplers.particle import ParticleFilter
-from tests.statistical.exact import learned_bigram_exact, learned_usm_exact, z_index
+from tests.statistical.exact import z_index
 
 RUNS = 4000
-# small concentrations and φ: peaked posteriors that what the particles learn moves
-CASES = {
-    "unigram": (("ab", "ba", "ab", "a"),
-                lambda texts: UsmModel(texts, alpha0=1.0, rho=2.0).particles(phi=0.5),
-                lambda texts: learned_usm_exact(texts, alpha=1.0, rho=2.0, phi=0.5)),
-    "bigram": (("aba", "ba"),
-               lambda texts: BigramModel(texts, alpha0=1.0, alpha1=1.0,
-                                         p_utterance=0.5).particles(phi=1.0),
-               lambda texts: learned_bigram_exact(texts, alpha0=1.0, alpha1=1.0, p_end=0.5,
-                                                  phi=1.0)),
-}
 
 
 class WithoutNormaliser:
@@ -43,12 +30,6 @@ class WithoutNormaliser:
         log_inc[lo:hi] -= log_qo[lo:hi]
 
 
-@pytest.fixture(scope="module", params=list(CASES))
-def case(request):
-    texts, population, exact = CASES[request.param]
-    return population(texts), exact(texts)
-
-
 def z_scores(population, n_particles, log_z, runs=RUNS):
     """How many standard errors the mean of Ẑ / p(texts) is from 1."""
     ratio = np.exp([ParticleFilter(population, n_particles, seed=seed).run().log_z - log_z
@@ -57,13 +38,13 @@ def z_scores(population, n_particles, log_z, runs=RUNS):
 
 
 @pytest.mark.parametrize("n_particles", [1, 2, 5])
-def test_z_hat_is_unbiased(case, n_particles):
-    population, (log_z, _) = case
+def test_z_hat_is_unbiased(population_case, n_particles):
+    population, (log_z, _) = population_case
     assert abs(z_scores(population, n_particles, log_z)) < 4.0
 
 
-def test_z_hat_without_the_normaliser_is_caught(case):
-    population, (log_z, _) = case
+def test_z_hat_without_the_normaliser_is_caught(population_case):
+    population, (log_z, _) = population_case
     assert abs(z_scores(WithoutNormaliser(population), 2, log_z, runs=1000)) > 10.0
 
 
@@ -84,15 +65,15 @@ def mean_tv(population, posterior, n_particles, runs=3):
                     for r in range(runs)])
 
 
-def test_particles_approach_the_batch_posterior(case):
-    population, (_, posterior) = case
+def test_particles_approach_the_batch_posterior(population_case):
+    population, (_, posterior) = population_case
     tv = [mean_tv(population, posterior, n) for n in (1, 10, 100, 1000)]
     assert all(a > b for a, b in zip(tv, tv[1:])), tv
     assert tv[-1] < 0.05, tv
 
 
-def test_particles_without_the_normaliser_do_not(case):
-    population, (_, posterior) = case
+def test_particles_without_the_normaliser_do_not(population_case):
+    population, (_, posterior) = population_case
     right = mean_tv(population, posterior, 1000)
     wrong = mean_tv(WithoutNormaliser(population), posterior, 1000)
     assert wrong > max(0.05, 3 * right), (wrong, right)
