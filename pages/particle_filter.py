@@ -16,6 +16,7 @@ from engine.grid_job import GridJob
 from engine.models.bigram_usm import BigramModel
 from engine.models.usm import UsmModel
 from engine.online_vs_batch import batch_chain
+from engine.samplers import colour
 from engine.samplers.particle import ParticleFilter, Rejuvenation
 from ui import charts, playback
 from ui.corpus_choice import SEGMENTED_SETTINGS, UPLOAD_NOTE, choose_corpus
@@ -373,7 +374,10 @@ def online_against_batch(config):
                           ("token_f", "token F")):
         st.plotly_chart(versus_figure(points, lines, column, title), width="stretch",
                         key=f"pf_versus_{column}")
-    st.dataframe(points, hide_index=True, width="stretch")
+    st.dataframe(points, hide_index=True, width="stretch", column_config={
+        "seconds": st.column_config.NumberColumn("engine seconds", format="%.3f"),
+        "log_prob": st.column_config.NumberColumn("log-probability", format="%.1f"),
+        "token_f": st.column_config.NumberColumn("token F", format="%.3f")})
 
 
 def compare(config):
@@ -397,13 +401,20 @@ def compare(config):
     return pd.DataFrame(points), lines
 
 
+ONLINE_MARKERS = ("diamond", "star", "square")
+
+
 def versus_figure(points, lines, column, title):
+    """Batch chains as lines (the samplers' colours), each online learner a marker at the
+    engine time its one pass took."""
     fig = go.Figure()
     for name, frame in lines.items():
-        fig.add_trace(go.Scatter(x=frame["seconds"], y=frame[column], mode="lines", name=name))
-    fig.add_trace(go.Scatter(x=points["seconds"], y=points[column], mode="markers+text",
-                             text=points["learner"], textposition="top center",
-                             marker=dict(size=11, symbol="diamond"), name="online (one pass)"))
+        fig.add_trace(go.Scatter(x=frame["seconds"], y=frame[column], mode="lines", name=name,
+                                 line=dict(color=colour(name.split()[-1].lower()), width=2.5)))
+    for (_, point), symbol in zip(points.iterrows(), ONLINE_MARKERS):
+        fig.add_trace(go.Scatter(x=[point["seconds"]], y=[point[column]], mode="markers",
+                                 name=f"{point['learner']} (one pass)",
+                                 marker=dict(size=13, symbol=symbol, color=colour("particle"))))
     return layout(fig, title, x="engine seconds", y=title)
 
 

@@ -62,5 +62,16 @@ def test_the_table_one_tab_fills_its_table(page, app_url, screenshot):
     page.get_by_role("tab", name="Table 1").click()
     page.get_by_role("button", name="Run the grid").click()
     expect(page.get_by_text("runs done — finished")).to_be_visible(timeout=240_000)
-    expect(page.locator('[data-testid="stDataFrame"]')).to_have_count(1)
+    expect(page.locator('[data-testid="stTable"]')).to_have_count(1)
+    expect(page.get_by_role("button", name="Run the grid")).to_be_enabled()  # back when done
     screenshot("particle-filter-table1")
+
+
+def test_online_against_batch_draws_both_charts(page, app_url, screenshot):
+    page.goto(f"{app_url}/particle_filter?particles=20")
+    expect(page.get_by_text("Utterances read", exact=True)).to_be_visible()
+    page.get_by_role("tab", name="Online against batch").click()
+    page.get_by_role("button", name="Run the comparison").click()
+    expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=120_000)
+    expect(page.get_by_text("filter + TYPE ×2").first).to_be_visible()
+    screenshot("particle-filter-versus")
