@@ -15,13 +15,14 @@ run: $(VENV)/.runtime
 # The kernels are compiled first, in parallel (engine warm), so no page test waits on them.
 # After the full run, the conformance suite again with Numba's bounds checking on, so a
 # kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
-# or corrupting memory. It needs a compile cache of its own: kernels loaded from a cache filled
-# without bounds checking are not checked.
+# or corrupting memory; the rejuvenation moves (customers leaving and returning, tables closed
+# and reopened) with it. It needs a compile cache of its own: kernels loaded from a cache
+# filled without bounds checking are not checked.
 test: $(VENV)/.dev chromium
 	$(BIN)/python -m engine warm
 	$(BIN)/python -m pytest
 	NUMBA_BOUNDSCHECK=1 TYPEBLOCKS_CACHE_ROOT=.numba-cache-boundscheck \
-		$(BIN)/python -m pytest -q tests/conformance
+		$(BIN)/python -m pytest -q tests/conformance tests/statistical/test_rejuvenation_exact.py
 
 bench: $(VENV)/.runtime
 	$(BIN)/python -m benchmarks

@@ -104,9 +104,8 @@ def table(rows):
     frame["log_prob"] = frame["log_prob"] / 1000
     keys = ["model", "learner", "particles", "threshold"]
     grouped = frame.groupby(keys, sort=False)[list(FIGURES) + ["seconds"]]
-    out = grouped.mean().join(grouped.std(ddof=1), rsuffix="_sd").join(
-        grouped.size().rename("runs")).reset_index()
-    return out
+    spread = grouped.std(ddof=1).add_suffix("_sd")
+    return grouped.mean().join(spread).join(grouped.size().rename("runs")).reset_index()
 
 
 def _cell(mean, sd):
