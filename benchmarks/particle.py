@@ -21,7 +21,7 @@ from engine.models.usm import UsmModel
 from engine.samplers.particle import ParticleFilter, Rejuvenation
 
 LIMITS = {"unigram": 60.0, "bigram": 300.0}  # seconds, one pass of 1,000 particles
-REJUVENATION = (("TOKEN", Rejuvenation(14, "token")), ("TYPE", Rejuvenation(2, "type")))
+REJUVENATION = (("TOKEN", Rejuvenation(10, "token")), ("TYPE", Rejuvenation(1, "type")))
 
 
 def one_pass(population, n, seed, rejuvenation=None):
@@ -56,7 +56,8 @@ def rejuvenation_rows(population, plain_thousand):
                 f"log-prob {plain['log_prob'] / 1000:.2f} × 10³")]
     for label, rejuvenation in REJUVENATION:
         seconds, _, scores = one_pass(population, 100, 0, rejuvenation)
-        how = (f"{rejuvenation.moves} {label} moves per particle and utterance; log-prob "
+        moves = f"{rejuvenation.moves} {label} move" + ("s" if rejuvenation.moves > 1 else "")
+        how = (f"{moves} per particle and utterance; log-prob "
                f"{scores['log_prob'] / 1000:.2f} × 10³ against 1,000 plain particles' "
                f"{plain_thousand / 1000:.2f}; token F {100 * scores['token_f']:.1f}")
         rows += [Row(f"unigram: 100 particles + {label} rejuvenation, time / plain",
