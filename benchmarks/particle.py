@@ -31,7 +31,6 @@ def one_pass(population, n, seed, rejuvenation=None):
     f.run()
     seconds = time.perf_counter() - started
     scores = f.evaluate()
-    f.close()
     return seconds, scores["evaluation_seconds"], scores
 
 

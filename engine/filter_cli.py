@@ -126,7 +126,6 @@ def run_filters(model, args):
                               "final_ess": particle_filter.trace[-1]["ess"], **scores})
             if args.output and r == 0:
                 write_analysis(model, particle_filter, args.output)
-            particle_filter.close()
             last = scores
     if args.runs_out:
         write_rows(args.runs_out, summaries)

@@ -75,7 +75,6 @@ class FilterTask:
                "threshold": self.threshold, "seed": self.seed, "log_z": particle_filter.log_z,
                "final_ess": particle_filter.trace[-1]["ess"],
                "seconds": particle_filter.seconds, **scores}
-        particle_filter.close()
         return pd.DataFrame([row])
 
 

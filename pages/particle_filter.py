@@ -32,6 +32,7 @@ KEY = "pf"
 MAX_PARTICLES = 1000
 MAX_UTTERANCES = 3000  # a longer corpus is cut (the genealogy and traces live in the session)
 GENEALOGY_WINDOW = 40
+COMPARE_PARTICLES = 100  # the comparison runs five learners in the session: kept short
 MODELS = {"usm": UsmModel, "bigram": BigramModel}
 THRESHOLDS = {"N": "N (resample after every utterance)", "N/2": "N/2",
               "fraction": "a fraction of N"}
@@ -358,7 +359,8 @@ def table_frame(summary):
 # --- online against batch -----------------------------------------------------------------------
 def online_against_batch(config):
     st.markdown("What reading once costs, and what rejuvenation buys: the filter (as set in "
-                "the sidebar, then with TOKEN and with TYPE rejuvenation) against batch TOKEN "
+                f"the sidebar, at most {COMPARE_PARTICLES} particles, then with TOKEN and with "
+                "TYPE rejuvenation) against batch TOKEN "
                 "and TYPE chains of the *same* model — one particle holding the whole corpus "
                 "from a random segmentation (η = 0.5), moved over and over. Log-probability "
                 "and token F against engine seconds.")
@@ -385,18 +387,18 @@ def online_against_batch(config):
 
 def compare(config):
     pop = population(config["corpus"], config["model"], config["hyper"], config["phi"])
+    particles = min(config["particles"], COMPARE_PARTICLES)
     points = []
     for label, moves in (("filter", None), ("filter + TOKEN ×10", (10, "token")),
                          ("filter + TYPE ×2", (2, "type"))):
-        f = ParticleFilter(pop, config["particles"], config["seed"],
+        f = ParticleFilter(pop, particles, config["seed"],
                            threshold=config["threshold"], resampling=config["resampling"],
                            rejuvenation=Rejuvenation(*moves) if moves else None)
         f.run()
         scores = f.evaluate()
-        points.append({"learner": label, "particles": config["particles"],
+        points.append({"learner": label, "particles": particles,
                        "seconds": f.seconds, "log_prob": scores["log_prob"],
                        "token_f": scores["token_f"]})
-        f.close()
     budget = 2 * max(p["seconds"] for p in points)
     lines = {f"batch {kind.upper()}": pd.DataFrame(batch_chain(pop, kind, budget,
                                                                config["seed"]))

@@ -38,6 +38,15 @@ EVALUATION, REJUVENATION = 6, 7  # mixed into the seeds of §6.1's draws and of 
 MOVE_BLOCKS = 16  # the particles' split for the moves' Generators (fixed: runs do not depend on
 # the number of threads)
 MIN_CHUNK = 32  # particles per thread below which threads cost more than they give
+_THREADS = []  # the process's one pool of threads, shared by every filter (``threads``)
+
+
+def threads():
+    """The thread pool every filter of this process runs its particles on (one thread per core;
+    the kernels release the GIL). Shared, so filters come and go without leaving threads."""
+    if not _THREADS:
+        _THREADS.append(ThreadPoolExecutor(os.cpu_count() or 1))
+    return _THREADS[0]
 
 
 @cache
@@ -123,7 +132,8 @@ class ParticleFilter:
     greedy : DPM (each observation's most probable analysis under Q; use with N = 1)
     record_history : keep every move's analyses and ancestors (``segmentations``, genealogy)
     rejuvenation : a Rejuvenation, or None
-    threads : how many threads share the particles (default: the machine's cores)
+    threads : into how many parts the particles split for the shared threads (default: the
+        machine's cores)
     warm_kernels : load the kernels first, so the first move's time is the move's
     """
 
@@ -162,7 +172,7 @@ class ParticleFilter:
         edges = np.linspace(0, self.n, chunks + 1).astype(int)
         self._chunks = list(zip(edges[:-1], edges[1:]))
         self._buffers = [population.buffers() for _ in self._chunks]
-        self._pool = ThreadPoolExecutor(len(self._chunks)) if len(self._chunks) > 1 else None
+        self._pool = threads() if len(self._chunks) > 1 else None
         if rejuvenation is not None:
             edges = np.linspace(0, self.n, min(MOVE_BLOCKS, self.n) + 1).astype(int)
             self._move_blocks = list(zip(edges[:-1], edges[1:]))
@@ -331,8 +341,3 @@ class ParticleFilter:
         result["log_prob"] = float(weights @ self.log_joints())
         result["evaluation_seconds"] = time.perf_counter() - t0
         return result
-
-    def close(self):
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
