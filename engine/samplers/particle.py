@@ -38,10 +38,10 @@ EVALUATION, REJUVENATION = 6, 7  # mixed into the seeds of §6.1's draws and of 
 MOVE_BLOCKS = 16  # the particles' split for the moves' Generators (fixed: runs do not depend on
 # the number of threads)
 MIN_CHUNK = 32  # particles per thread below which threads cost more than they give
-_THREADS = []  # the process's one pool of threads, shared by every filter (``threads``)
+_THREADS = []  # the process's one pool of threads, shared by every filter (shared_threads)
 
 
-def threads():
+def shared_threads():
     """The thread pool every filter of this process runs its particles on (one thread per core;
     the kernels release the GIL). Shared, so filters come and go without leaving threads."""
     if not _THREADS:
@@ -128,7 +128,7 @@ class ParticleFilter:
     n_particles : N ≥ 1
     seed : the Generator's seed; the same seed and settings give the same run
     threshold : "N", "N/2" or a fraction of N: resample when ESS ≤ that
-    resampling : "multinomial" or "systematic"
+    resampling : "multinomial" (their §5) or "systematic"
     greedy : DPM (each observation's most probable analysis under Q; use with N = 1)
     record_history : keep every move's analyses and ancestors (``segmentations``, genealogy)
     rejuvenation : a Rejuvenation, or None
@@ -137,7 +137,7 @@ class ParticleFilter:
     warm_kernels : load the kernels first, so the first move's time is the move's
     """
 
-    def __init__(self, population, n_particles, seed, threshold="N/2", resampling="systematic",
+    def __init__(self, population, n_particles, seed, threshold="N/2", resampling="multinomial",
                  greedy=False, record_history=False, rejuvenation=None, threads=None,
                  warm_kernels=True):
         if n_particles < 1:
@@ -172,7 +172,7 @@ class ParticleFilter:
         edges = np.linspace(0, self.n, chunks + 1).astype(int)
         self._chunks = list(zip(edges[:-1], edges[1:]))
         self._buffers = [population.buffers() for _ in self._chunks]
-        self._pool = threads() if len(self._chunks) > 1 else None
+        self._pool = shared_threads() if len(self._chunks) > 1 else None
         if rejuvenation is not None:
             edges = np.linspace(0, self.n, min(MOVE_BLOCKS, self.n) + 1).astype(int)
             self._move_blocks = list(zip(edges[:-1], edges[1:]))

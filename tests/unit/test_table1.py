@@ -72,12 +72,12 @@ def engine(*args):
 
 def test_the_command_prints_their_layout(tmp_path):
     out = tmp_path / "rows.csv"
-    done = engine("table1", "--models", "unigram", "--sizes", "1,50", "--runs", 2,
+    done = engine("table1", "--models", "unigram", "--sizes", "1,3", "--runs", 2,
                   "--workers", 1, "--out", out)
     assert done.returncode == 0, done.stderr
     assert "unigram: ours (sd) | theirs (sd)" in done.stdout
     assert "unigram N: log-prob rises with N:" in done.stdout
-    assert "table1: 7/7" in done.stderr  # DPM, N = 1 twice, N = 50 twice per threshold
+    assert "table1: 7/7" in done.stderr  # DPM, N = 1 twice, N = 3 twice per threshold
     assert len(pd.read_csv(out)) == 7
 
 
