@@ -39,8 +39,8 @@ from engine import samplers
 from engine.samplers import particle
 from engine.bench import bench_sweeps
 from engine.filter_cli import add_filter_parser, add_table1_parser, run_filters, run_table1
-from engine.cli_args import (FULL_PRECISION, OneLineParser, check_writable, eta_range,
-                             float_in, int_in, name_list, option_type)
+from engine.cli_args import (FULL_PRECISION, OneLineParser, add_cluster_arguments,
+                             check_writable, eta_range, float_in, int_in, name_list, option_type)
 from engine.models import registry
 from engine.models.toy import MAX_N, ToyModel
 from engine.run import Run, warm
@@ -146,12 +146,7 @@ def add_race_parser(commands, model):
                            "has them); default: every sweep")
     race.add_argument("--out", dest="out_dir", required=True,
                       help="folder for traces.csv and summary.csv (made if missing)")
-    where = race.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int_in(1, 1024), default=os.cpu_count() or 1,
-                       help="worker processes of a local Dask cluster (default: the cores); "
-                            "1 runs every chain in this process")
-    where.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. "
-                                           "tcp://10.0.0.5:8786, to run on its cluster")
+    add_cluster_arguments(race, "chains")
 
 
 class Help(argparse.RawDescriptionHelpFormatter):

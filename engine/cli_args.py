@@ -85,3 +85,13 @@ def eta_range(text):
         raise argparse.ArgumentTypeError(f"need 0 ≤ START ≤ STOP ≤ 1 and STEP > 0, got {text!r}")
     count = int(round((stop - start) / step)) + 1
     return [round(start + k * step, 10) for k in range(count) if start + k * step <= stop + 1e-9]
+
+
+def add_cluster_arguments(parser, tasks):
+    """--workers W | --scheduler ADDRESS: where a grid of ``tasks`` (e.g. "chains") runs."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int_in(1, 1024), default=os.cpu_count() or 1,
+                       help="worker processes of a local Dask cluster (default: the cores); "
+                            f"1 runs every {tasks[:-1]} in this process")
+    where.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. "
+                                           "tcp://10.0.0.5:8786, to run on its cluster")

@@ -20,7 +20,8 @@ import numpy as np
 
 from datasets.errors import CorpusError
 from engine import samplers, table1
-from engine.cli_args import FULL_PRECISION, int_in, name_list, option_type
+from engine.cli_args import (FULL_PRECISION, add_cluster_arguments, int_in, name_list,
+                             option_type)
 from engine.grid import ModelRecipe, client_for, run_grid
 from engine.core.resampling import SCHEMES
 from engine.samplers.particle import Rejuvenation, threshold_fraction
@@ -182,12 +183,7 @@ def add_table1_parser(commands):
                         help="runs per cell (default theirs: 10 for N ≤ 100, 2 above)")
     parser.add_argument("--seed", type=int_in(0), default=0, help="run r's seed is SEED + r")
     parser.add_argument("--out", help="CSV file for every run's row")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int_in(1, 1024), default=os.cpu_count() or 1,
-                       help="worker processes of a local Dask cluster (default: the cores); 1 "
-                            "runs every filter in this process")
-    where.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. "
-                                           "tcp://10.0.0.5:8786, to run on its cluster")
+    add_cluster_arguments(parser, "filters")
     return parser
 
 

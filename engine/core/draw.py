@@ -22,6 +22,13 @@ def draw_log_weights(rng, log_w, n):
     int
         The drawn index.
     """
+    return pick_log_weight(rng.random(), log_w, n)
+
+
+@kernel
+def pick_log_weight(u, log_w, n):
+    """The index i < n where u ∈ [0, 1) falls when the weights exp(log_w[:n]) are laid end to
+    end and scaled to 1 (a draw ∝ exp(log_w) when u is uniform; −inf means weight 0)."""
     top = -np.inf
     for i in range(n):
         if log_w[i] > top:
@@ -29,7 +36,7 @@ def draw_log_weights(rng, log_w, n):
     total = 0.0
     for i in range(n):
         total += math.exp(log_w[i] - top)
-    u = rng.random() * total
+    u = u * total
     last = 0
     for i in range(n):
         if log_w[i] == -np.inf:
@@ -39,6 +46,16 @@ def draw_log_weights(rng, log_w, n):
         if u < 0.0:
             return i
     return last  # only reached through rounding: the last index with positive weight
+
+
+@kernel
+def pick_largest(log_w, n):
+    """The index of the largest of log_w[:n] (the first when tied): the maximising 'draw'."""
+    best = 0
+    for i in range(1, n):
+        if log_w[i] > log_w[best]:
+            best = i
+    return best
 
 
 @kernel

@@ -34,11 +34,12 @@ import math
 
 import numpy as np
 
+from engine.core.draw import pick_largest, pick_log_weight
 from engine.core.jit import kernel
-from engine.core.special import log_rising
+from engine.core.special import log_rising, log_sum_exp
 from engine.kernels.particles_unigram import (EMPTY, LABEL_CHARS, N_CHARS, PHI, WORDS,
                                               _first_slot, _link_word, _log_base_counting,
-                                              _uncount, find_word, reinsert)
+                                              _uncount, copy_row, find_word, reinsert)
 
 END = 0  # the word slot of `$`
 PAIRS, BTABLES, UTABLES = 1, 2, 3  # columns of .scal beside WORDS (0) and LABEL_CHARS (4)
@@ -217,56 +218,24 @@ def log_q(parts, l, before, w, lp1_w, params):
 
 
 @kernel
-def _terms_before(parts, l, n, i, w, lp1_w, slots, a, params, terms):
+def _paths_into(parts, l, n, i, w, lp1_w, slots, a, params, terms):
     """terms[h] = a(h, i) + log P₂(w | o[h:i]) for h < i (i > 0): the paths into the word w
-    that starts at i; return their largest."""
-    top = -np.inf
+    that starts at i (w = END with i = n: into the utterance's end)."""
     for h in range(i):
         at = h * n + i - 1
         terms[h] = a[at] + log_q(parts, l, slots[at], w, lp1_w, params)
-        top = max(top, terms[h])
-    return top
 
 
 @kernel
-def _terms_into_end(parts, l, n, slots, lp1_end, a, params, terms):
-    """terms[i] = a(i, n) + log P₂(`$` | o[i:n]); return their largest."""
-    top = -np.inf
-    for i in range(n):
-        at = i * n + n - 1
-        terms[i] = a[at] + log_q(parts, l, slots[at], END, lp1_end, params)
-        top = max(top, terms[i])
-    return top
+def _combine(terms, m, greedy):
+    """log Σ exp(terms[:m]), or with ``greedy`` their largest (Viterbi)."""
+    return terms[pick_largest(terms, m)] if greedy else log_sum_exp(terms[:m])
 
 
 @kernel
-def _log_sum(terms, m, top):
-    total = 0.0
-    for h in range(m):
-        total += math.exp(terms[h] - top)
-    return top + math.log(total)
-
-
-@kernel
-def _draw(terms, m, top, u):
-    total = 0.0
-    for h in range(m):
-        total += math.exp(terms[h] - top)
-    target = u * total
-    for h in range(m):
-        target -= math.exp(terms[h] - top)
-        if target < 0.0:
-            return h
-    return m - 1
-
-
-@kernel
-def _argmax(terms, m):
-    best = 0
-    for h in range(1, m):
-        if terms[h] > terms[best]:
-            best = h
-    return best
+def _choose(terms, m, u, greedy):
+    """An index < m drawn ∝ exp(terms) with the uniform u, or with ``greedy`` the largest."""
+    return pick_largest(terms, m) if greedy else pick_log_weight(u, terms, m)
 
 
 @kernel
@@ -282,10 +251,10 @@ def forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, greedy):
         a[at] = log_q(parts, l, END, slots[at], lp1[at], params)
         for i in range(1, j):
             at = i * n + j - 1
-            top = _terms_before(parts, l, n, i, slots[at], lp1[at], slots, a, params, terms)
-            a[at] = top if greedy else _log_sum(terms, i, top)
-    top = _terms_into_end(parts, l, n, slots, lp1_end, a, params, terms)
-    return top if greedy else _log_sum(terms, n, top)
+            _paths_into(parts, l, n, i, slots[at], lp1[at], slots, a, params, terms)
+            a[at] = _combine(terms, i, greedy)
+    _paths_into(parts, l, n, n, END, lp1_end, slots, a, params, terms)
+    return _combine(terms, n, greedy)
 
 
 @kernel
@@ -293,8 +262,8 @@ def draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms, gr
     """Backward sampling after ``forward`` (``greedy``: the Viterbi path): the words' starts,
     left to right, in ``starts`` (int64[≥ n]); uniforms : float64[≥ n]. Returns the number of
     words."""
-    top = _terms_into_end(parts, l, n, slots, lp1_end, a, params, terms)
-    i = _argmax(terms, n) if greedy else _draw(terms, n, top, uniforms[0])
+    _paths_into(parts, l, n, n, END, lp1_end, slots, a, params, terms)
+    i = _choose(terms, n, uniforms[0], greedy)
     j, k = n, 0
     while True:
         starts[k] = i
@@ -302,9 +271,8 @@ def draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms, gr
         if i == 0:
             break
         at = i * n + j - 1
-        top = _terms_before(parts, l, n, i, slots[at], lp1[at], slots, a, params, terms)
-        h = _argmax(terms, i) if greedy else _draw(terms, i, top, uniforms[k])
-        j, i = i, h
+        _paths_into(parts, l, n, i, slots[at], lp1[at], slots, a, params, terms)
+        j, i = i, _choose(terms, i, uniforms[k], greedy)
     for b in range(k // 2):
         starts[b], starts[k - 1 - b] = starts[k - 1 - b], starts[b]
     return k
@@ -481,30 +449,19 @@ def copy_particles(parts, sources, targets, read):
     ``read`` is unused (the bigram particles keep no segmentation)."""
     for i in range(sources.shape[0]):
         a, b = sources[i], targets[i]
-        for h in range(parts.hkey.shape[1]):
-            parts.hkey[b, h] = parts.hkey[a, h]
-            parts.hslot[b, h] = parts.hslot[a, h]
-        for h in range(parts.pkey.shape[1]):
-            parts.pkey[b, h] = parts.pkey[a, h]
-            parts.pslot[b, h] = parts.pslot[a, h]
-        for w in range(parts.scal[a, WORDS]):
-            parts.wtype[b, w] = parts.wtype[a, w]
-            parts.wctx[b, w] = parts.wctx[a, w]
-            parts.wtabs[b, w] = parts.wtabs[a, w]
-            parts.whead[b, w] = parts.whead[a, w]
-        for p in range(parts.scal[a, PAIRS]):
-            parts.pcust[b, p] = parts.pcust[a, p]
-            parts.phead[b, p] = parts.phead[a, p]
-        for t in range(parts.scal[a, BTABLES]):
-            parts.bsize[b, t] = parts.bsize[a, t]
-            parts.bnext[b, t] = parts.bnext[a, t]
-        for t in range(parts.scal[a, UTABLES]):
-            parts.usize[b, t] = parts.usize[a, t]
-            parts.unext[b, t] = parts.unext[a, t]
-        for c in range(parts.cc.shape[1]):
-            parts.cc[b, c] = parts.cc[a, c]
-        for c in range(parts.scal.shape[1]):
-            parts.scal[b, c] = parts.scal[a, c]
+        scal = parts.scal
+        for array in (parts.hkey, parts.hslot, parts.pslot):  # int32 (a tuple of one dtype)
+            copy_row(array, a, b, array.shape[1])
+        for array in (parts.pkey, parts.cc, parts.scal):  # int64
+            copy_row(array, a, b, array.shape[1])
+        for array in (parts.wtype, parts.wctx, parts.wtabs, parts.whead):
+            copy_row(array, a, b, scal[a, WORDS])
+        for array in (parts.pcust, parts.phead):
+            copy_row(array, a, b, scal[a, PAIRS])
+        for array in (parts.bsize, parts.bnext):
+            copy_row(array, a, b, scal[a, BTABLES])
+        for array in (parts.usize, parts.unext):
+            copy_row(array, a, b, scal[a, UTABLES])
 
 
 @kernel

@@ -40,8 +40,9 @@ import math
 
 import numpy as np
 
+from engine.core.draw import pick_largest, pick_log_weight
 from engine.core.jit import kernel
-from engine.core.special import log_rising
+from engine.core.special import log_rising, log_sum_exp
 
 EMPTY = -1
 MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -218,71 +219,59 @@ def fill_log_q(parts, l, chars, x0, n, sub, off, params, lp, lq):
 
 
 @kernel
-def forward(lq, n, log_cont, log_end, fwd):
+def _paths_into(lq, n, fwd, j, terms):
+    """terms[i] = fwd[i] + log q(o[i:j]) for i < j: the ways into a word that ends at j."""
+    for i in range(j):
+        terms[i] = fwd[i] + lq[i * n + j - 1]
+
+
+@kernel
+def forward(lq, n, log_cont, log_end, fwd, terms):
     """The forward algorithm: fwd[j] = log Σ over segmentations of o[:j] of Π q(w) × P(ends);
     return log Q(o | s) = fwd[n].
 
-    lq : float64[≥ n²] from ``fill_log_q``; fwd : float64[≥ n + 1], output.
+    lq : float64[≥ n²] from ``fill_log_q``; fwd : float64[≥ n + 1], output; terms :
+    float64[≥ n] work.
     """
     fwd[0] = 0.0
     for j in range(1, n + 1):
-        top = -np.inf
-        for i in range(j):
-            top = max(top, fwd[i] + lq[i * n + j - 1])
-        total = 0.0
-        for i in range(j):
-            total += math.exp(fwd[i] + lq[i * n + j - 1] - top)
-        fwd[j] = top + math.log(total) + (log_end if j == n else log_cont)
+        _paths_into(lq, n, fwd, j, terms)
+        fwd[j] = log_sum_exp(terms[:j]) + (log_end if j == n else log_cont)
     return fwd[n]
 
 
 @kernel
-def draw_starts(lq, n, fwd, uniforms, starts):
+def draw_starts(lq, n, fwd, terms, uniforms, starts):
     """Backward sampling: a segmentation of the utterance drawn from Q (after ``forward``).
 
-    uniforms : float64[≥ n], one per word at most; starts : int64[≥ n], output: the words'
-    starts left to right. Returns the number of words k.
+    terms : float64[≥ n] work; uniforms : float64[≥ n], one per word at most; starts :
+    int64[≥ n], output: the words' starts left to right. Returns the number of words k.
     """
     j, k = n, 0
     while j > 0:
-        top = -np.inf
-        for i in range(j):
-            top = max(top, fwd[i] + lq[i * n + j - 1])
-        total = 0.0
-        for i in range(j):
-            total += math.exp(fwd[i] + lq[i * n + j - 1] - top)
-        target = uniforms[k] * total
-        chosen = j - 1
-        for i in range(j):
-            target -= math.exp(fwd[i] + lq[i * n + j - 1] - top)
-            if target < 0.0:
-                chosen = i
-                break
-        starts[k] = chosen
+        _paths_into(lq, n, fwd, j, terms)
+        j = pick_log_weight(uniforms[k], terms, j)
+        starts[k] = j
         k += 1
-        j = chosen
     for a in range(k // 2):
         starts[a], starts[k - 1 - a] = starts[k - 1 - a], starts[a]
     return k
 
 
 @kernel
-def best_starts(lq, n, log_cont, log_end, best, back, starts):
-    """The most probable segmentation under Q (Viterbi; the DPM learner). best : float64[≥ n + 1],
-    back : int64[≥ n + 1] work; starts : int64[≥ n] output. Returns the number of words."""
+def best_starts(lq, n, log_cont, log_end, best, terms, starts):
+    """The most probable segmentation under Q (Viterbi; the DPM learner). best : float64[≥ n +
+    1], terms : float64[≥ n] work; starts : int64[≥ n] output. Returns the number of words."""
     best[0] = 0.0
     for j in range(1, n + 1):
-        best[j] = -np.inf
-        for i in range(j):
-            score = best[i] + lq[i * n + j - 1]
-            if score > best[j]:
-                best[j], back[j] = score, i
-        best[j] += log_end if j == n else log_cont
+        _paths_into(lq, n, best, j, terms)
+        best[j] = terms[pick_largest(terms, j)] + (log_end if j == n else log_cont)
     k, j = 0, n
     while j > 0:
-        starts[k] = back[j]
+        _paths_into(lq, n, best, j, terms)
+        j = pick_largest(terms, j)
+        starts[k] = j
         k += 1
-        j = back[j]
     for a in range(k // 2):
         starts[a], starts[k - 1 - a] = starts[k - 1 - a], starts[a]
     return k
@@ -436,7 +425,7 @@ def add_words(parts, l, chars, x0, n, sub, off, starts, k, params, uniforms, gre
 
 @kernel
 def propagate(parts, lo, hi, chars, x0, n, sub, off, params, uniforms, greedy, lp, lq, fwd,
-              back, starts, log_inc, log_qo, bounds):
+              terms, starts, log_inc, log_qo, bounds):
     """Particles lo … hi − 1 read the utterance chars[x0 : x0 + n]: each draws a segmentation
     from Q (``greedy``: takes the most probable one), seats it, and gets its weight's factor.
     Mutates the particles.
@@ -445,7 +434,7 @@ def propagate(parts, lo, hi, chars, x0, n, sub, off, params, uniforms, greedy, l
     ----------
     uniforms : float64[N, ≥ 2n]
         Particle l's draws: n for the segmentation, n for the seating.
-    lp, fwd : float64[≥ n + 1]; lq : float64[≥ n²]; back, starts : int64[≥ n + 1]
+    lp, fwd, terms : float64[≥ n + 1]; lq : float64[≥ n²]; starts : int64[≥ n + 1]
         Work buffers (one set per concurrent call).
     log_inc : float64[N]
         Output: log P(words, ends | s) − log Q(words | s, o), eq. 10's factor.
@@ -457,11 +446,11 @@ def propagate(parts, lo, hi, chars, x0, n, sub, off, params, uniforms, greedy, l
     for l in range(lo, hi):
         log_cont, log_end = log_ends(parts, l, params)
         fill_log_q(parts, l, chars, x0, n, sub, off, params, lp, lq)
-        log_z = forward(lq, n, log_cont, log_end, fwd)
+        log_z = forward(lq, n, log_cont, log_end, fwd, terms)
         if greedy:
-            k = best_starts(lq, n, log_cont, log_end, lp, back, starts)
+            k = best_starts(lq, n, log_cont, log_end, lp, terms, starts)
         else:
-            k = draw_starts(lq, n, fwd, uniforms[l, :n], starts)
+            k = draw_starts(lq, n, fwd, terms, uniforms[l, :n], starts)
         log_q_words = (k - 1) * log_cont + log_end
         for a in range(n):
             bounds[l, a] = 0
@@ -476,8 +465,8 @@ def propagate(parts, lo, hi, chars, x0, n, sub, off, params, uniforms, greedy, l
 
 
 @kernel
-def segment_frozen(rng, parts, l, chars, utt_start, sub, sub_off, params, lp, lq, fwd, starts,
-                   uniforms, bound):
+def segment_frozen(rng, parts, l, chars, utt_start, sub, sub_off, params, lp, lq, fwd, terms,
+                   starts, uniforms, bound):
     """§6.1's evaluation: particle l frozen, a segmentation of every utterance drawn from Q.
 
     uniforms : float64[≥ longest utterance] work; bound : uint8[T] output, 1 where a word ends.
@@ -487,13 +476,20 @@ def segment_frozen(rng, parts, l, chars, utt_start, sub, sub_off, params, lp, lq
         x0 = utt_start[u]
         n = utt_start[u + 1] - x0
         fill_log_q(parts, l, chars, x0, n, sub, sub_off[u], params, lp, lq)
-        forward(lq, n, log_cont, log_end, fwd)
+        forward(lq, n, log_cont, log_end, fwd, terms)
         for a in range(n):
             uniforms[a] = rng.random()
             bound[x0 + a] = 0
-        k = draw_starts(lq, n, fwd, uniforms, starts)
+        k = draw_starts(lq, n, fwd, terms, uniforms, starts)
         for a in range(k):
             bound[x0 + (starts[a + 1] if a + 1 < k else n) - 1] = 1
+
+
+@kernel
+def copy_row(array, a, b, used):
+    """array[b, :used] = array[a, :used] (a particle's row, in a pooled array)."""
+    for x in range(used):
+        array[b, x] = array[a, x]
 
 
 @kernel
@@ -502,24 +498,17 @@ def copy_particles(parts, sources, targets, read):
     the segmentations, the first ``read`` symbols."""
     for i in range(sources.shape[0]):
         a, b = sources[i], targets[i]
-        for h in range(parts.hkey.shape[1]):
-            parts.hkey[b, h] = parts.hkey[a, h]
-            parts.hslot[b, h] = parts.hslot[a, h]
-        for w in range(parts.scal[a, WORDS]):
-            parts.wtype[b, w] = parts.wtype[a, w]
-            parts.wcust[b, w] = parts.wcust[a, w]
-            parts.whead[b, w] = parts.whead[a, w]
-        for t in range(parts.scal[a, TABLES]):
-            parts.tsize[b, t] = parts.tsize[a, t]
-            parts.tnext[b, t] = parts.tnext[a, t]
-        for t in range(parts.scal[a, FREE]):
-            parts.tfree[b, t] = parts.tfree[a, t]
-        for x in range(read if parts.bound.shape[1] else 0):
-            parts.bound[b, x] = parts.bound[a, x]
-        for k in range(parts.cc.shape[1]):
-            parts.cc[b, k] = parts.cc[a, k]
-        for k in range(parts.scal.shape[1]):
-            parts.scal[b, k] = parts.scal[a, k]
+        words, tables = parts.scal[a, WORDS], parts.scal[a, TABLES]
+        for array in (parts.hkey, parts.hslot):
+            copy_row(array, a, b, array.shape[1])
+        for array in (parts.wtype, parts.wcust, parts.whead):
+            copy_row(array, a, b, words)
+        for array in (parts.tsize, parts.tnext):
+            copy_row(array, a, b, tables)
+        copy_row(parts.tfree, a, b, parts.scal[a, FREE])
+        copy_row(parts.bound, a, b, read if parts.bound.shape[1] else 0)
+        copy_row(parts.cc, a, b, parts.cc.shape[1])
+        copy_row(parts.scal, a, b, parts.scal.shape[1])
 
 
 @kernel

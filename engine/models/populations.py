@@ -124,17 +124,17 @@ class UnigramPopulation(SegmentationPopulation):
         return particles_unigram.grow(parts, n, n)
 
     def buffers(self):
-        """Work arrays for one thread: (lp, lq, fwd, back, starts, uniforms, bound)."""
+        """Work arrays for one thread: (lp, lq, fwd, terms, starts, uniforms, bound)."""
         n = self.longest
-        return (np.empty(n + 1), np.empty(n * n), np.empty(n + 1), np.empty(n + 1, np.int64),
+        return (np.empty(n + 1), np.empty(n * n), np.empty(n + 1), np.empty(n + 1),
                 np.empty(n + 1, np.int64), np.empty(n), np.empty(len(self.model.chars), np.uint8))
 
     def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
-        lp, lq, fwd, back, starts = buffers[:5]
+        lp, lq, fwd, terms, starts = buffers[:5]
         x0 = self.model.utt_start[u]
         particles_unigram.propagate(
             parts, lo, hi, self.model.chars, x0, self.length(u), self.substrings.sub,
-            self.substrings.sub_off[u], self.params, uniforms, greedy, lp, lq, fwd, back, starts,
+            self.substrings.sub_off[u], self.params, uniforms, greedy, lp, lq, fwd, terms, starts,
             log_inc, log_qo, bounds)
         if parts.bound.shape[1]:
             parts.bound[lo:hi, x0:x0 + self.length(u)] = bounds[lo:hi]
@@ -172,10 +172,10 @@ class UnigramPopulation(SegmentationPopulation):
 
     def segment(self, parts, l, rng, buffers):
         """Particle l frozen, every utterance segmented by a draw from Q (uint8[T])."""
-        lp, lq, fwd, _, starts, uniforms, bound = buffers
+        lp, lq, fwd, terms, starts, uniforms, bound = buffers
         particles_unigram.segment_frozen(
             rng, parts, l, self.model.chars, self.model.utt_start, self.substrings.sub,
-            self.substrings.sub_off, self.params, lp, lq, fwd, starts, uniforms, bound)
+            self.substrings.sub_off, self.params, lp, lq, fwd, terms, starts, uniforms, bound)
         return bound
 
     def words_of(self, parts, l):
