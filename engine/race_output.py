@@ -5,7 +5,7 @@ import os
 from engine.grid import KEYS
 from engine.race_plots import race_pngs
 from engine.samplers import make_sampler
-RUN_COLUMNS = ("iteration", "seconds", "loglik", "temperature")
+RUN_COLUMNS = ("iteration", "seconds", "loglik", "temperature", "objective", "objective_kind")
 
 
 def measure_columns(traces, sampler_names):

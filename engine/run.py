@@ -123,6 +123,8 @@ class Run:
         row = {"sweep": sweep, "seconds": self.seconds,
                "loglik": self.model.loglik_running(self.state),
                "temperature": info.temperature if info else self.sampler.temperature()}
+        row["objective"] = self.sampler.objective(row["loglik"])
+        row["objective_kind"] = self.sampler.objective_kind
         self._last_measured = (self.measure_share is None or
                                self.measure_seconds <= self.measure_share * self.seconds)
         if self._last_measured:

@@ -31,7 +31,7 @@ words : int64[N]          word type of each token, sentences concatenated
 tag : int64[N]            its state, 1 … K
 first, last : uint8[N]    1 on each sentence's first / last token
 sent_start : int64[S + 1] where each of the S sentences starts (and N at the end)
-params : float64[2]       α (transitions), α′ (emissions)
+params : float64[3]       α (transitions), α′ (emissions), the decoding (POSTERIOR, VITERBI)
 trans : int64[K+1, K+1]   transition counts n_{jk}, row = from (0 = boundary), column = to
 trans_total : int64[K+1]  their row sums n_{j·}
 emit : int64[K+1, V]      emission counts n_{kw} (row 0 unused)
@@ -50,7 +50,9 @@ slot_key, slot_head, slot_size : int64[C]   the type → tokens table (keyed_lis
 site_next, site_prev : int64[N]             its lists
 """
 
-ALPHA, ALPHA_EMIT = 0, 1
+ALPHA, ALPHA_EMIT, DECODE = 0, 1, 2  # the entries of params
+POSTERIOR, VITERBI = 0.0, 1.0  # params[DECODE]: how EM and VB turn parameters into a tagging
+DECODINGS = {"posterior": POSTERIOR, "viterbi": VITERBI}
 
 implements = for_state(HmmState)
 
@@ -419,6 +421,25 @@ def count_all(state):
     for k in range(1, state.emit.shape[0]):
         for word in range(state.emit.shape[1]):
             set_emit(state, k, word, state.emit[k, word])
+
+
+@implements(interface.put_value)
+def _put_value(state, s, v):
+    state.tag[s] = v + 1
+
+
+@implements(interface.recount)
+def _recount(state):
+    state.trans[:] = 0
+    state.trans_total[:] = 0
+    state.emit[:] = 0
+    state.emit_total[:] = 0
+    state.slot_key[:] = -1
+    state.slot_head[:] = -1
+    state.slot_size[:] = 0
+    state.site_next[:] = -1
+    state.site_prev[:] = -1
+    count_all(state)
 
 
 @kernel

@@ -119,6 +119,55 @@ sentence_work_size = _stub("sentence_work_size", """sentence_work_size(state) ->
     Length of the work buffer sentence_proposal needs.""")
 
 
+# --- parameters (Gao & Johnson's explicit samplers, EM and variational Bayes) ---------------------
+# A model with explicit parameters keeps them, for the samplers, in one flat float64 array
+# ``theta`` laid out as the model likes; the samplers never look inside.
+parameter_size = _stub("parameter_size", """parameter_size(state) -> int
+    The length of ``theta`` (and of ``expected``, expected counts in the same layout).""")
+
+draw_parameters = _stub("draw_parameters", """draw_parameters(rng, state, theta)
+    Draw the parameters from their posterior given the current analysis's counts (conjugate:
+    Dirichlet rows, Gao & Johnson eq. 5) into theta.""")
+
+explicit_weights = _stub("explicit_weights", """explicit_weights(state, theta, s, w)
+    Write w[v] ∝ p(b_s = v | the other sites, theta) for every value v (eq. 6): the counts are
+    not read, so the site's own choices need not be removed.""")
+
+explicit_sentence = _stub("explicit_sentence", """explicit_sentence(rng, state, theta, u, new, work)
+    Draw sentence u's analysis from p(values | words, theta) exactly (forward filtering,
+    backward sampling) into new[: its length]; work: float64[sentence_work_size(state)]. The
+    state is not changed.""")
+
+estimate_work_size = _stub("estimate_work_size", """estimate_work_size(state) -> int
+    Length of the work buffer expected_counts and reestimate need.""")
+
+expected_from_values = _stub("expected_from_values", """expected_from_values(state, expected, pseudo)
+    The current analysis's counts as expected counts, plus ``pseudo`` times the prior's
+    pseudo-counts: where EM (pseudo = 1, the posterior mean) and variational Bayes (pseudo = 0)
+    start from a tagging.""")
+
+expected_counts = _stub("expected_counts", """expected_counts(state, theta, expected, decoded, work) -> float
+    The E-step: expected counts under p(analysis | words, theta) into ``expected``, and into
+    decoded[s] the value the model's decoding gives each site (posterior marginals' argmax or
+    the most probable analysis, as the model is set). Return log Σ over analyses of the
+    weights theta gives them — log p(words | theta) when theta is normalised (EM). The state
+    is not changed.""")
+
+put_value = _stub("put_value", """put_value(state, s, v)
+    b_s = v and nothing else: the counts (and any index) are stale until ``recount``. Between
+    the two only explicit_weights and explicit_sentence, which read values and theta alone,
+    may be called: a sweep of the explicit samplers or EM's new tagging then costs one
+    rebuild instead of a count update per changed site. Mutates state.""")
+
+recount = _stub("recount", """recount(state)
+    Rebuild every count (and index) from the values. Mutates state.""")
+
+reestimate = _stub("reestimate", """reestimate(state, expected, theta, variational, work) -> float
+    The M-step from expected counts: maximum likelihood (EM, eq. 2) or the variational
+    posterior's exponentiated expected log parameters (VB, eq. 4) into theta. For VB return
+    KL(q(θ) ‖ p(θ)) of the new variational posterior Dir(expected + prior), else 0.""")
+
+
 # which interface functions each state class implements (filled by for_state), so a model that
 # offers a sampler without implementing what it calls is refused with a message, not a Numba
 # "No implementation of function …" at the first move
@@ -131,13 +180,23 @@ SENTENCE_FUNCTIONS = ("n_sites", "get_value", "n_sentences", "sentence_sites", "
                       "sentence_add", "sentence_restore", "sentence_proposal",
                       "sentence_work_size")
 
+EXPLICIT_TOKEN_FUNCTIONS = ("n_sites", "n_values", "get_value", "put_value", "recount",
+                            "parameter_size", "draw_parameters", "explicit_weights")
+EXPLICIT_SENTENCE_FUNCTIONS = ("n_sites", "get_value", "put_value", "recount", "n_sentences",
+                               "sentence_sites", "sentence_work_size", "parameter_size",
+                               "draw_parameters", "explicit_sentence")
+POINT_FUNCTIONS = ("n_sites", "get_value", "set_value", "put_value", "recount", "parameter_size",
+                   "estimate_work_size", "expected_from_values", "expected_counts",
+                   "reestimate")
+
 
 # inlined into the moves at the IR level: TOKEN calls it once per site, and a call that passes
 # the whole state tuple costs about as much as the work in it (USM TOKEN: 4.7 → 2.9 ms per
 # sweep, for 16 s more compiling). get_value and set_value inlined gained nothing measurable;
 # remove_site/add_site inlined were miscompiled by Numba (wrong counts).
-# reseats is a constant, inlined so that TOKEN's test of it folds away.
-INLINED = frozenset({"token_weights", "reseats"})
+# reseats is a constant, inlined so that TOKEN's test of it folds away. explicit_weights is
+# the explicit pointwise sampler's token_weights.
+INLINED = frozenset({"token_weights", "explicit_weights", "reseats"})
 
 
 def missing(state_class, names):

@@ -12,7 +12,7 @@ from datasets.builtin import tagged_builtin
 from datasets.tagged import AUTO, FORMATS, format_wordtag, load_tagged
 from engine.core.state import clone
 from engine.kernels import hmm as kernels
-from engine.kernels import hmm_sentence
+from engine.kernels import hmm_estimators, hmm_sentence
 from engine.metrics import confusion, tagging_scores
 from engine.models.protocol import CorpusModel, Option, SiteView
 from engine.models.registry import register
@@ -36,19 +36,27 @@ class HmmModel(CorpusModel):
         Gold tags per token; enables the measures.
     alpha, alpha_emit : float
         α (transitions) and α′ (emissions).
+    decode : str
+        How EM and variational Bayes tag the corpus from their parameters: "posterior" (each
+        token's max-marginal state) or "viterbi" (the most probable tagging).
     """
 
     name = "hmm"
     label = "Part-of-speech tagging (HMM)"
     summary = ("The Bayesian HMM of Goldwater & Griffiths / Gao & Johnson: sites are tokens, "
                "a type is (previous state, word, next state).")
-    samplers = ("token", "type", "anneal", "greedy", "sentence")
+    samplers = ("token", "type", "anneal", "greedy", "sentence",
+                "em", "vb", "explicit-token", "explicit-sentence")
     options = (
         Option("n_states", "--states", int, None,
                "K, the number of hidden states (default: the number of gold tags, else 10)",
                2, 1000),
         Option("alpha", "--alpha", float, 0.1, "α, the transition prior", 1e-9, 1e9),
         Option("alpha_emit", "--alpha-emit", float, 0.1, "α′, the emission prior", 1e-9, 1e9),
+        Option("decode", "--decode", str, "posterior",
+               "how EM and variational Bayes tag the corpus from their parameters: posterior "
+               "(each token's most probable state) or viterbi (the most probable tagging)",
+               choices=tuple(kernels.DECODINGS)),
         Option("format", "--format", str, AUTO,
                "the corpus format: auto (told from the text), conllu (UPOS), conllu-xpos, "
                "wordtag (word/TAG, a sentence per line) or wordtag-lines (word TAG per line)",
@@ -62,16 +70,17 @@ class HmmModel(CorpusModel):
                     "vi": "variation of information (bits)", "states_used": "states used"}
     order = 2
     state_class = kernels.HmmState
-    kernel_modules = (kernels, hmm_sentence)
+    kernel_modules = (kernels, hmm_sentence, hmm_estimators)
     lowercased = False  # whether build lowercased the corpus's words
 
     @classmethod
-    def build(cls, path=None, n_states=None, alpha=0.1, alpha_emit=0.1, format=AUTO,
-              lowercase=False):
+    def build(cls, path=None, n_states=None, alpha=0.1, alpha_emit=0.1, decode="posterior",
+              format=AUTO, lowercase=False):
         """The model of a tagged corpus file, or of the built-in simple sentences when path
         is None."""
         corpus = tagged_builtin() if path is None else load_tagged(path, format, lowercase)
-        model = cls.from_corpus(corpus, n_states, alpha=alpha, alpha_emit=alpha_emit)
+        model = cls.from_corpus(corpus, n_states, alpha=alpha, alpha_emit=alpha_emit,
+                                decode=decode)
         model.lowercased = bool(lowercase)
         if corpus.skipped:
             model.notes = [f"skipped {corpus.skipped:,} multiword-token or empty-node lines"]
@@ -81,7 +90,8 @@ class HmmModel(CorpusModel):
     def tiny(cls):
         return cls([["a", "b", "a"], ["b"]], 3, gold_tags=[["X", "Y", "X"], ["Y"]])
 
-    def __init__(self, sentences, n_states, gold_tags=None, alpha=0.1, alpha_emit=0.1):
+    def __init__(self, sentences, n_states, gold_tags=None, alpha=0.1, alpha_emit=0.1,
+                 decode="posterior"):
         if not sentences or not all(len(s) for s in sentences):
             raise ValueError("the corpus needs at least one sentence and no empty ones")
         if not (isinstance(n_states, (int, np.integer)) and 2 <= n_states <= 1000):
@@ -90,6 +100,10 @@ class HmmModel(CorpusModel):
         for label, value in (("α", alpha), ("α′", alpha_emit)):
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{label} must be a positive number (got {value})")
+        if decode not in kernels.DECODINGS:
+            raise ValueError(f"the decoding must be one of {', '.join(kernels.DECODINGS)} "
+                             f"(got {decode!r})")
+        self.decode = decode
         self.sentences = tuple(tuple(s) for s in sentences)
         self.n_states = int(n_states)
         self.alpha, self.alpha_emit = float(alpha), float(alpha_emit)
@@ -142,7 +156,7 @@ class HmmModel(CorpusModel):
         state = kernels.HmmState(
             words=self.words, tag=tags, first=self.first, last=self.last,
             sent_start=self.sent_start,
-            params=np.array([self.alpha, self.alpha_emit]),
+            params=np.array([self.alpha, self.alpha_emit, kernels.DECODINGS[self.decode]]),
             trans=np.zeros((k1, k1), np.int64), trans_total=np.zeros(k1, np.int64),
             emit=np.zeros((k1, v), np.int64), emit_total=np.zeros(k1, np.int64),
             trans_num_t=np.zeros((k1, k1)), emit_num_t=np.zeros((v, k1)), inv_den=np.zeros(k1),

@@ -16,10 +16,14 @@ blocked Metropolis-Hastings. All are written once against the model interface
 from dataclasses import dataclass
 from typing import Callable
 
-from engine.kernels.interface import SENTENCE_FUNCTIONS, TOKEN_FUNCTIONS, TYPE_FUNCTIONS
+from engine.kernels.interface import (EXPLICIT_SENTENCE_FUNCTIONS, EXPLICIT_TOKEN_FUNCTIONS,
+                                      POINT_FUNCTIONS, SENTENCE_FUNCTIONS, TOKEN_FUNCTIONS,
+                                      TYPE_FUNCTIONS)
 from engine.samplers import schedule
+from engine.samplers.explicit import ExplicitSampler
 from engine.samplers.mixture import MixtureSampler
 from engine.samplers.particle import ParticleFilter
+from engine.samplers.point_estimate import PointEstimator
 from engine.samplers.sentence import SentenceSampler
 from engine.samplers.token import TokenSampler
 from engine.samplers.type_based import TypeSampler
@@ -85,6 +89,34 @@ register(SamplerEntry(
     "proposes a whole sentence's analysis by dynamic programming with the other sentences' "
     "counts frozen, then accepts or rejects it (Metropolis-Hastings)",
     lambda total_sweeps, skip, anneal_start: SentenceSampler(), SENTENCE_FUNCTIONS))
+
+# Gao & Johnson's other four estimators (TOKEN and SENTENCE are their collapsed pointwise and
+# collapsed blocked samplers); each explicit sampler's colour is a lighter shade of its
+# collapsed twin's
+register(SamplerEntry(
+    "explicit-token", "explicit TOKEN", "#f08a8f",
+    "draws the transition and emission probabilities from their posterior given the tags "
+    "(eq. 5), then each tag given them and its neighbours (eq. 6): Gao & Johnson's GSe,p",
+    lambda total_sweeps, skip, anneal_start: ExplicitSampler(blocked=False),
+    EXPLICIT_TOKEN_FUNCTIONS))
+register(SamplerEntry(
+    "explicit-sentence", "explicit SENTENCE", "#a88bc7",
+    "draws the probabilities from their posterior (eq. 5), then each sentence's tags exactly "
+    "given them by forward filtering, backward sampling: Gao & Johnson's GSe,b",
+    lambda total_sweeps, skip, anneal_start: ExplicitSampler(blocked=True),
+    EXPLICIT_SENTENCE_FUNCTIONS))
+register(SamplerEntry(
+    "em", "EM", "#264653",
+    "Expectation-Maximisation (Baum-Welch): expected counts by forward-backward, then the "
+    "probabilities that maximise the likelihood (eq. 2); an iteration per sweep",
+    lambda total_sweeps, skip, anneal_start: PointEstimator(variational=False),
+    POINT_FUNCTIONS))
+register(SamplerEntry(
+    "vb", "VB", "#17becf",
+    "variational Bayes (mean field): forward-backward with exp ψ of the expected counts plus "
+    "the prior (eq. 4); an iteration per sweep, its bound never falls",
+    lambda total_sweeps, skip, anneal_start: PointEstimator(variational=True),
+    POINT_FUNCTIONS))
 
 
 register(SamplerEntry(

@@ -44,6 +44,7 @@ class Sampler(ABC):
     """
 
     kind = None  # what its moves are: "token", "type", "sentence"
+    objective_kind = "log-probability"  # what ``objective`` is (EM: "likelihood", VB: "bound")
 
     def __init__(self, schedule=None):
         self.schedule = schedule or constant(1.0)
@@ -75,6 +76,11 @@ class Sampler(ABC):
     def figures(self, tally):
         """The trace's figures of one finished sweep (none by default)."""
         return {}
+
+    def objective(self, loglik):
+        """The quantity this estimator improves, for the trace: the samplers' is log p(analysis,
+        data), ``loglik``; EM and VB say otherwise (engine.samplers.point_estimate)."""
+        return loglik
 
     # --- the shared bookkeeping -----------------------------------------------------------------
     def temperature(self):

@@ -10,7 +10,8 @@ import math
 
 class MixtureSampler:
     """The Sampler interface (``step``, ``sweep``, ``sweeps_done``, ``position``,
-    ``temperature()``, ``sweep_figures()``) over a cycle of samplers, a whole sweep each."""
+    ``temperature()``, ``sweep_figures()``, ``objective``) over a cycle of samplers, a whole
+    sweep each."""
 
     kind = "mixture"
 
@@ -35,6 +36,13 @@ class MixtureSampler:
 
     def temperature(self):
         return self.current.temperature()
+
+    @property
+    def objective_kind(self):
+        return self.current.objective_kind
+
+    def objective(self, loglik):
+        return self.current.objective(loglik)
 
     def sweep_figures(self):
         return dict(self._figures)

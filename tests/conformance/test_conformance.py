@@ -51,9 +51,13 @@ EXACT = {
     "anneal": lambda: make_sampler("anneal", total_sweeps=2 * ANNEAL_COOLING),
     "type-token": lambda: make_sampler("type-token", skip=False),
     "type-sentence": lambda: make_sampler("type-sentence", skip=False),
+    "explicit-token": lambda: make_sampler("explicit-token"),
+    "explicit-sentence": lambda: make_sampler("explicit-sentence"),
 }
 # TYPE-greedy maximises rather than samples: its block rule is tested instead.
 BLOCK_RULE = {"greedy"}
+# EM and variational Bayes estimate parameters: their objective must never fall.
+POINT = {"em", "vb"}
 # The samplers whose moves the invariant tests interleave (TYPE with and without skipping;
 # TOKEN-anneal stays near temperature 10, where its moves change the most).
 MIXED = {
@@ -64,6 +68,10 @@ MIXED = {
     "sentence": lambda: [make_sampler("sentence")],
     "type-token": lambda: [make_sampler("type-token")],
     "type-sentence": lambda: [make_sampler("type-sentence")],
+    "explicit-token": lambda: [make_sampler("explicit-token")],
+    "explicit-sentence": lambda: [make_sampler("explicit-sentence")],
+    "em": lambda: [make_sampler("em")],
+    "vb": lambda: [make_sampler("vb")],
 }
 
 
@@ -174,9 +182,9 @@ def test_every_case_is_a_registered_model():
 
 
 def test_the_suite_knows_how_to_test_the_sampler(model_name, sampler_name):
-    assert sampler_name in EXACT or sampler_name in BLOCK_RULE, (
+    assert sampler_name in EXACT or sampler_name in BLOCK_RULE or sampler_name in POINT, (
         f"the {model_name} model offers {sampler_name!r}, which the conformance suite does not "
-        "know: add how to test it (EXACT, BLOCK_RULE, MIXED in test_conformance.py)")
+        "know: add how to test it (EXACT, BLOCK_RULE, POINT, MIXED in test_conformance.py)")
     assert sampler_name in MIXED
 
 
@@ -280,6 +288,26 @@ def test_greedy_sets_each_block_to_its_more_probable_extreme(case, model_name, s
                 f"block {block.tolist()} set to {info.after[0]} but the other extreme is "
                 "more probable")
     assert moved >= 100 and largest >= 2  # enough moves, and blocks of several sites
+
+
+@pytest.mark.samplers(*POINT)
+def test_a_point_estimators_objective_never_falls(case, model_name, sampler_name):
+    """EM's likelihood and VB's bound rise (or stay) at every iteration, from random starts on
+    the tiny and the large model; the analysis it keeps is its parameters' decoding, scored
+    like any sampler's."""
+    for model, starts in ((case.tiny(), 3), (case.large(), 2)):
+        for start in range(starts):
+            run = Run(model, sampler_name, seed=seed_of("point", model_name, sampler_name, start),
+                      init=case.init, total_sweeps=30)
+            for _ in run.advance(30):
+                pass
+            objective = run.trace_frame().objective.to_numpy()[1:]
+            assert np.isfinite(objective).all()
+            falls = np.diff(objective) < -1e-9 * np.abs(objective[1:])
+            assert not falls.any(), (f"{sampler_name} on {model_name}: the objective fell at "
+                                     f"iterations {np.flatnonzero(falls) + 2}: {objective}")
+            assert run.model.loglik_running(run.state) == pytest.approx(
+                run.model.loglik(run.state), rel=1e-9)
 
 
 # --- 2, 3. running counts and log-likelihood after mixed moves ----------------------------------
