@@ -11,6 +11,7 @@ st.navigation([
     st.Page("pages/type_blocks.py", title="Type blocks", icon=":material/view_module:"),
     st.Page("pages/word_segmentation.py", title="Word segmentation", icon=":material/segment:"),
     st.Page("pages/tag_trajectories.py", title="HMM tag trajectories", icon=":material/label:"),
+    st.Page("pages/hmm_estimators.py", title="HMM estimators", icon=":material/compare_arrows:"),
     st.Page("pages/restaurants.py", title="Restaurants", icon=":material/restaurant:"),
     st.Page("pages/particle_filter.py", title="Particle filter", icon=":material/scatter_plot:"),
     st.Page("pages/sampler_race.py", title="Sampler race", icon=":material/monitoring:"),

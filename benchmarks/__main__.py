@@ -4,12 +4,14 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from benchmarks import bigram, class_load, first_run, hmm, particle, race, toy, usm
+from benchmarks import (bigram, class_load, estimators, first_run, hmm, particle, race, toy,
+                        usm)
 from benchmarks.common import markdown_table
 from engine.bench import cpu_model
 
 SUITES = {"toy": toy, "usm": usm, "hmm": hmm, "bigram": bigram, "particle": particle,
-          "first-run": first_run, "class-load": class_load, "race": race}
+          "estimators": estimators, "first-run": first_run, "class-load": class_load,
+          "race": race}
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 
 

@@ -15,6 +15,9 @@
                             [--runs R --runs-out FILE.csv] [--phi PHI] [the model's options]
     python -m engine table1 [--data FILE] [--models unigram,bigram] [--sizes 1,50,…] [--runs R]
                             [--seed S] [--out FILE.csv] [--workers W | --scheduler ADDRESS]
+    python -m engine gj-grid [--data FILE] [--states K] --iters T [--starts S] [--window W]
+                             [--estimators em,vb,…] [--decode posterior|viterbi] [--seed S]
+                             [--out FILE.csv] [--workers W | --scheduler ADDRESS]
     python -m engine toy-posterior --n N --out FILE.csv
     python -m engine tables --alpha A --counts FILE
     python -m engine warm [--model MODEL]
@@ -39,6 +42,7 @@ from engine import samplers
 from engine.samplers import particle
 from engine.bench import bench_sweeps
 from engine.filter_cli import add_filter_parser, add_table1_parser, run_filters, run_table1
+from engine.gj_cli import add_gj_grid_parser, run_gj_grid
 from engine.cli_args import (FULL_PRECISION, OneLineParser, add_cluster_arguments,
                              check_writable, eta_range, float_in, int_in, name_list, option_type)
 from engine.models import registry
@@ -53,7 +57,7 @@ def build_parser(model=None):
                            description="Typeblocks engine: run samplers and exact posteriors "
                                        "without a browser (docs/command-line.md).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
-                                     metavar="{run,score,bench,race,filter,table1,toy-posterior,"
+                                     metavar="{run,score,bench,race,filter,table1,gj-grid,toy-posterior,"
                                              "tables,warm}")
     run = commands.add_parser("run", help="run one chain and write its trace",
                               epilog=model_epilog(model), formatter_class=Help)
@@ -85,6 +89,7 @@ def build_parser(model=None):
     add_race_parser(commands, model)
     add_filter_parser(commands, model, add_model_arguments, Help)
     add_table1_parser(commands)
+    add_gj_grid_parser(commands)
 
     warm_up = commands.add_parser(
         "warm", help="compile (or load) every model's kernels now, showing progress (make run "
@@ -454,6 +459,9 @@ def main(argv=None):
             return 0
         if args.command == "table1":
             run_table1(args)
+            return 0
+        if args.command == "gj-grid":
+            run_gj_grid(args)
             return 0
         if args.data is not None and not model.needs_data:
             parser.error(f"the {model.name} model reads no corpus: leave out --data")

@@ -44,6 +44,13 @@ st.markdown(
     "synthetic from a known HMM, or your CoNLL-U / word/TAG file): heatmaps of every token's "
     "state pass by pass for TOKEN and TYPE side by side, one word's states over time, accuracy "
     "and log-probability for all five samplers, and the states-against-tags confusion matrix.")
+st.page_link("pages/hmm_estimators.py", label="HMM estimators",
+             icon=":material/compare_arrows:")
+st.markdown(
+    "Gao & Johnson's six estimators of the same HMM from one start: EM, variational Bayes, "
+    "explicit and collapsed Gibbs, pointwise and blocked. Their objectives and the four "
+    "tagging measures against iterations or engine time, their eight (α, α′), and a grid on "
+    "Dask that fills their Figures 2–5 on your corpus.")
 st.page_link("pages/restaurants.py", label="Restaurants", icon=":material/restaurant:")
 st.markdown(
     "The Chinese restaurant behind the Dirichlet and Pitman-Yor processes, filling up customer "

@@ -23,6 +23,7 @@ WINDOW = 60  # tokens in the trajectory heatmaps
 MAX_K = 200
 PRIOR_MIN = 0.0001
 BUILTIN_TAGS = len(tagged_builtin_corpus().tag_set)
+LIANG_SAMPLERS = ("token", "type", "anneal", "greedy", "sentence")
 
 
 @st.cache_resource(max_entries=8, show_spinner="Preparing the corpus…")
@@ -47,7 +48,8 @@ PRESETS = {
 SETTINGS = PageSettings(KEY, (
     *TAGGED_SETTINGS,
     Setting("k", BUILTIN_TAGS, int, "K", 2, MAX_K),
-    *race_page.race_settings(HmmModel, MAX_PASSES),
+    # Liang et al.'s five by default; Gao & Johnson's other four have a lesson of their own
+    *race_page.race_settings(HmmModel, MAX_PASSES, LIANG_SAMPLERS),
     Setting("alpha", 0.1, float, "α", PRIOR_MIN, 100.0),
     Setting("alpha_emit", 0.1, float, "α′", PRIOR_MIN, 100.0),
     Setting("skip", True, bool, "the skip approximation"),

@@ -10,10 +10,10 @@ from ui.settings import Setting
 MAX_SEED = 2**32 - 1
 
 
-def race_settings(model_class, max_passes):
-    """The settings every race lesson has: the samplers (the model's own moves by default,
-    its mixtures offered too), η, the passes per run and the seed."""
-    return (Setting("samplers", model_class.samplers, tuple, "the samplers",
+def race_settings(model_class, max_passes, samplers=None):
+    """The settings every race lesson has: the samplers (``samplers``, else every sampler the
+    model offers, by default; its mixtures offered too), η, the passes per run and the seed."""
+    return (Setting("samplers", samplers or model_class.samplers, tuple, "the samplers",
                     choices=offered(model_class.samplers)),
             Setting("eta", 1.0, float, "η", 0.0, 1.0),
             Setting("passes", 200, int, "the number of passes", 1, max_passes),

@@ -4,6 +4,7 @@ K hidden states plus a boundary state 0 that starts and ends every sentence; sym
 Dirichlet priors on transitions (α) and emissions (α′). Its exact collapsed log-probability of a
 tagging is eq. 3 of Liang et al. (``engine.kernels.hmm.log_likelihood``).
 """
+import copy
 import math
 
 import numpy as np
@@ -20,6 +21,13 @@ from engine.models.registry import register
 BOUNDARY = "·"  # how a page writes the boundary state 0 in a type
 # the state's fields that hold the corpus: read by kernels, never written, shared by copies
 CORPUS_FIELDS = ("words", "first", "last", "sent_start", "params")
+
+
+def check_prior(alpha, alpha_emit):
+    """A ValueError unless α and α′ are positive numbers."""
+    for label, value in (("α", alpha), ("α′", alpha_emit)):
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"{label} must be a positive number (got {value})")
 
 
 @register
@@ -97,9 +105,7 @@ class HmmModel(CorpusModel):
         if not (isinstance(n_states, (int, np.integer)) and 2 <= n_states <= 1000):
             raise ValueError(f"the number of states K must be a whole number from 2 to 1,000 "
                              f"(got {n_states})")
-        for label, value in (("α", alpha), ("α′", alpha_emit)):
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f"{label} must be a positive number (got {value})")
+        check_prior(alpha, alpha_emit)
         if decode not in kernels.DECODINGS:
             raise ValueError(f"the decoding must be one of {', '.join(kernels.DECODINGS)} "
                              f"(got {decode!r})")
@@ -125,6 +131,14 @@ class HmmModel(CorpusModel):
             self.gold = np.array([code[t] for tags in gold_tags for t in tags], dtype=np.int64)
         # cross-validation learns its state → tag map on the first half of the sentences
         self.half = int(self.sent_start[len(self.sentences) // 2])
+
+    def with_prior(self, alpha, alpha_emit):
+        """This model with other Dirichlet parameters, its corpus shared (Gao & Johnson's grid
+        of (α, α′))."""
+        check_prior(alpha, alpha_emit)
+        other = copy.copy(self)
+        other.alpha, other.alpha_emit = float(alpha), float(alpha_emit)
+        return other
 
     @classmethod
     def from_corpus(cls, corpus, n_states=None, **prior):

@@ -111,6 +111,23 @@ def hmm_sentence_like_token(race):
                - last(race, "token", "acc_many_to_one")) < 0.05
 
 
+def gj_stay_put(race):
+    assert last(race, "vb", "states_used") == 1 and last(race, "em", "states_used") <= 2
+    assert last(race, "token", "states_used") == 15
+
+
+def gj_vi_one_tag(race):
+    assert last(race, "vb", "states_used") == 1
+    assert last(race, "vb", "vi") < last(race, "explicit-token", "vi")
+    assert last(race, "vb", "acc_one_to_one") < last(race, "explicit-token", "acc_one_to_one")
+
+
+def gj_token_beats_explicit(race):
+    assert last(race, "token") > last(race, "explicit-token") + 100
+    assert last(race, "token", "acc_one_to_one") > last(race, "explicit-token",
+                                                         "acc_one_to_one") + 0.03
+
+
 def race_rhat(race, sampler, column="loglik"):
     chains = [frame for task, frame in race.chain_frames() if task.sampler == sampler]
     return diagnose_chains(chains, column).rhat
@@ -188,6 +205,10 @@ RACES = [
     ("pages/tag_trajectories.py", "hmm", "TYPE-greedy collapses", hmm_greedy_collapses),
     ("pages/tag_trajectories.py", "hmm", "SENTENCE ≈ TOKEN (blocked ≈ pointwise)",
      hmm_sentence_like_token),
+    ("pages/hmm_estimators.py", "gj", "EM and VB stay put from one tag (η = 1)", gj_stay_put),
+    ("pages/hmm_estimators.py", "gj", "VI prefers a one-tag tagger (η = 1)", gj_vi_one_tag),
+    ("pages/hmm_estimators.py", "gj", "TOKEN beats explicit TOKEN on a small corpus",
+     gj_token_beats_explicit),
     ("pages/sampler_race.py", "race", "R̂ catches a stuck chain (toy, from m = 0 and m = n)",
      race_stuck),
     ("pages/sampler_race.py", "race",

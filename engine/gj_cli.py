@@ -1,0 +1,73 @@
+"""``python -m engine gj-grid``: Gao & Johnson's six estimators × eight (α, α′) × starts on the
+Dask grid, printed in the layout of their Figures 2–5 (engine.gj_grid)."""
+import sys
+
+from datasets.errors import CorpusError
+from datasets.tagged import AUTO, FORMATS
+from engine import gj_grid
+from engine.cli_args import FULL_PRECISION, add_cluster_arguments, int_in, name_list
+from engine.grid import ModelRecipe, client_for, run_grid
+from engine.kernels.hmm import DECODINGS
+
+
+def add_gj_grid_parser(commands):
+    """The ``gj-grid`` subcommand."""
+    parser = commands.add_parser(
+        "gj-grid", help="Gao & Johnson's six HMM estimators × their eight (α, α′) × several "
+                        "starts, on Dask; prints their Figures 2–5, ours beside theirs")
+    parser.add_argument("--data", help="a tagged corpus (CoNLL-U or word/TAG; theirs is the "
+                                       "WSJ, e.g. en_ewt-ud-dev.conllu is the size of their "
+                                       "24K column; default: the built-in sentences)")
+    parser.add_argument("--states", type=int_in(2, 1000),
+                        help="K, the number of hidden states (default: the number of gold tags)")
+    parser.add_argument("--iters", type=int_in(2, 10**6), required=True,
+                        help="iterations (sweeps) per run; theirs ≥ 1,000")
+    parser.add_argument("--starts", type=int_in(1, 1000), default=3,
+                        help="starts per estimator and combination (theirs ≥ 10; default 3)")
+    parser.add_argument("--window", type=int_in(1, 10**6),
+                        help="iterations the objective must stay within 0.5%% for a run to "
+                             "count as converged (default: a quarter of --iters; theirs 2,000)")
+    parser.add_argument("--estimators", type=name_list(gj_grid.ESTIMATORS),
+                        default=list(gj_grid.ESTIMATORS),
+                        help="comma-separated (default all six: " +
+                             ",".join(gj_grid.ESTIMATORS) + ")")
+    parser.add_argument("--decode", choices=tuple(DECODINGS), default="posterior",
+                        help="how EM and VB tag the corpus from their parameters")
+    parser.add_argument("--format", choices=(AUTO,) + FORMATS, default=AUTO,
+                        help="the corpus format (default: told from the text)")
+    parser.add_argument("--seed", type=int_in(0), default=0,
+                        help="start r's seed is SEED + r (the same for every estimator)")
+    parser.add_argument("--out", help="CSV file for every run's row")
+    add_cluster_arguments(parser, "runs")
+    return parser
+
+
+def run_gj_grid(args):
+    """Run the grid, report progress on stderr, print the figures and their three findings."""
+    recipe = ModelRecipe("hmm", args.data, (("n_states", args.states), ("decode", args.decode),
+                                            ("format", args.format)))
+    try:  # a bad corpus fails here, once, with its message
+        recipe.build()
+    except CorpusError as err:
+        raise CorpusError(f"{args.data}: {err}") from None
+    tasks = gj_grid.grid(args.iters, args.starts, args.estimators, seed=args.seed,
+                         window=args.window)
+
+    def progress(frame, done, total):
+        row = frame.iloc[0]
+        print(f"gj-grid: {done}/{total}  {row['sampler']} α={row['alpha']:g} "
+              f"α′={row['alpha_emit']:g} start {row['start']}  "
+              f"1-to-1 {row.get('acc_one_to_one', float('nan')):.3f}  "
+              f"({1000 * row['seconds_per_iteration']:.1f} ms/iteration)",
+              file=sys.stderr, flush=True)
+
+    with client_for(args.workers, args.scheduler) as client:
+        rows = run_grid(recipe, tasks, client, on_result=progress)
+    if args.out:
+        rows.to_csv(args.out, index=False, float_format=FULL_PRECISION)
+    table = gj_grid.means(rows)
+    window = tasks[0].window
+    print(gj_grid.layout(table, args.starts, args.iters, window))
+    print()
+    for claim, (ours, theirs) in gj_grid.claims(table).items():
+        print(f"{claim}: ours {'yes' if ours else 'no'}, theirs {'yes' if theirs else 'no'}")
