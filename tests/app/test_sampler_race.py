@@ -52,3 +52,18 @@ def test_per_sampler_starts_give_each_sampler_its_eta(open_page):
     assert {(task.sampler, task.eta) for task in race.tasks} == {("token", 0.0), ("type", 1.0)}
     starts = {task.sampler: rows[0]["m"] for task, rows in zip(race.tasks, race.rows)}
     assert starts == {"token": 0, "type": 1000}
+
+
+def test_gao_and_johnsons_estimators_race_with_no_page_code_of_their_own(open_page):
+    """EM, VB and the explicit samplers are registered samplers: the race runs them, and its
+    diagnostics read their traces, like any other."""
+    at = open_page("pages/sampler_race.py", model="hmm", samplers="em,vb,explicit-sentence",
+                   passes=20, chains=2, eta="0.0")
+    race = at.session_state.race_race
+    assert race.ready and not race.error
+    assert {task.sampler for task in race.tasks} == {"em", "vb", "explicit-sentence"}
+    race.sweep(12)
+    at.run()
+    assert not at.exception and not at.error
+    assert set(race.sweeps()) == {12}
+    assert list(at.table[0].value.index) == ["EM", "VB", "explicit SENTENCE"]
