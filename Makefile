@@ -17,12 +17,15 @@ run: $(VENV)/.runtime
 # kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
 # or corrupting memory; the rejuvenation moves (customers leaving and returning, tables closed
 # and reopened) with it. It needs a compile cache of its own: kernels loaded from a cache
-# filled without bounds checking are not checked.
+# filled without bounds checking are not checked. The exact-enumeration chi-square tests are left
+# out of that run: they repeat the moves the invariant tests make, thousands of times over (two
+# of make test's fifteen minutes).
 test: $(VENV)/.dev chromium
 	$(BIN)/python -m engine warm
 	$(BIN)/python -m pytest
 	NUMBA_BOUNDSCHECK=1 TYPEBLOCKS_CACHE_ROOT=.numba-cache-boundscheck \
-		$(BIN)/python -m pytest -q tests/conformance tests/statistical/test_rejuvenation_exact.py
+		$(BIN)/python -m pytest -q tests/conformance tests/statistical/test_rejuvenation_exact.py \
+		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior"
 
 bench: $(VENV)/.runtime
 	$(BIN)/python -m benchmarks

@@ -108,10 +108,9 @@ def settings():
         SETTINGS.share(UPLOAD_NOTE)
     SETTINGS.save()
     s = st.session_state
-    config = dict(corpus=corpus, k=int(s.gj_k), samplers=tuple(s.gj_samplers),
-                  eta=float(s.gj_eta), passes=int(s.gj_passes), seed=int(s.gj_seed),
-                  alpha=float(s.gj_alpha), alpha_emit=float(s.gj_alpha_emit),
-                  decode=s.gj_decode, skip=True)
+    config = race_page.race_config(KEY, corpus, k=int(s.gj_k), alpha=float(s.gj_alpha),
+                                   alpha_emit=float(s.gj_alpha_emit), decode=s.gj_decode,
+                                   skip=True)
     return corpus, config
 
 

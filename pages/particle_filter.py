@@ -21,6 +21,7 @@ from engine.samplers.particle import ParticleFilter, Rejuvenation
 from ui import charts, playback
 from ui.corpus_choice import SEGMENTED_SETTINGS, UPLOAD_NOTE, choose_corpus
 from ui.entry import through_app
+from ui.grid_progress import rows_progress
 from ui.particle_view import (GENEALOGY_PARTICLES, ess_chart, genealogy_chart, particle_cards,
                               weights_chart, z_chart)
 from ui.segmentation import legend
@@ -310,30 +311,13 @@ def table_one(config):
         job.cancel()
         st.rerun()
     if job is not None:
-        table_progress(job)
+        rows_progress(job, "pf_t1_shown", lambda rows: st.table(table_frame(table1.table(rows))))
 
 
 # their §6 (the bigram's concentrations as the formulas' note explains)
 PAPER_HYPERPARAMETERS = {"unigram": (("alpha0", 20.0), ("rho", 2.0)),
                          "bigram": (("alpha0", 3000.0), ("alpha1", 100.0),
                                     ("p_utterance", 0.5))}
-
-
-def table_progress(job):
-    @st.fragment(run_every=1.0 if job.running else None)
-    def show():
-        st.progress(job.done / job.total, text=f"{job.done} of {job.total} runs done"
-                    + ("" if job.running else " — finished" if job.error is None else ""))
-        if job.error:
-            st.error(f"The grid stopped: {job.error}")
-        rows = job.rows()
-        if rows is not None:
-            st.table(table_frame(table1.table(rows)))
-        if not job.running and st.session_state.get("pf_t1_shown") is not job:
-            st.session_state.pf_t1_shown = job  # the whole page once more: Run comes back
-            st.rerun()
-
-    show()
 
 
 def table_frame(summary):

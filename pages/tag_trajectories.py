@@ -83,10 +83,8 @@ def settings():
         SETTINGS.share(UPLOAD_NOTE)
     SETTINGS.save()
     s = st.session_state
-    config = dict(corpus=corpus, k=int(s.hmm_k), samplers=tuple(s.hmm_samplers),
-                  eta=float(s.hmm_eta), passes=int(s.hmm_passes), seed=int(s.hmm_seed),
-                  alpha=float(s.hmm_alpha), alpha_emit=float(s.hmm_alpha_emit),
-                  skip=bool(s.hmm_skip))
+    config = race_page.race_config(KEY, corpus, k=int(s.hmm_k), alpha=float(s.hmm_alpha),
+                                   alpha_emit=float(s.hmm_alpha_emit), skip=bool(s.hmm_skip))
     return corpus, config
 
 

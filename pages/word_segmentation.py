@@ -92,9 +92,9 @@ def settings():
     SETTINGS.save()
     s = st.session_state
     # the corpus itself (a frozen dataclass): a new upload or generator setting is a new corpus
-    config = dict(corpus=corpus, model=s.seg_model, samplers=tuple(s.seg_samplers),
-                  eta=float(s.seg_eta), passes=int(s.seg_passes), seed=int(s.seg_seed),
-                  hyperparameters=HYPERPARAMETERS[s.seg_model](s), skip=bool(s.seg_skip))
+    config = race_page.race_config(KEY, corpus, model=s.seg_model,
+                                   hyperparameters=HYPERPARAMETERS[s.seg_model](s),
+                                   skip=bool(s.seg_skip))
     return corpus, config
 
 

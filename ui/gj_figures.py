@@ -8,6 +8,7 @@ from engine import gj_grid
 from engine.grid import BuiltModel
 from engine.grid_job import GridJob
 from ui import playback
+from ui.grid_progress import rows_progress
 from ui.theme import label
 
 WORDING = playback.Wording(
@@ -113,7 +114,7 @@ def lesson():
 def grid_section(model, config):
     st.subheader("Their Figures 2–5 on this corpus")
     st.caption("Every estimator × their eight (α, α′) × several starts (η = 0, seeds from the "
-               "page's), on a local Dask cluster in the background; for each estimator and "
+               "page's), on a local Dask cluster (or yours) in the background; for each estimator and "
                "figure the best combination's mean over starts, beside their 24K-word × 17-state "
                "column (WSJ, 17 coarse tags). The command line runs the full grid: "
                "`python -m engine gj-grid --data FILE --iters 1000 --starts 3`.")
@@ -123,6 +124,8 @@ def grid_section(model, config):
     starts = cols[1].number_input("Starts", 1, 10, value=1, key="gj_grid_starts")
     chosen = cols[2].multiselect("Estimators", GRID_ESTIMATORS, default=list(GRID_ESTIMATORS),
                                  format_func=label, key="gj_grid_estimators")
+    scheduler = st.text_input("Dask scheduler (optional)", key="gj_grid_scheduler",
+                              placeholder="tcp://host:8786 — empty: a local cluster, all cores")
     job = st.session_state.get("gj_grid_job")
     running = job is not None and job.running
     total = len(chosen) * len(gj_grid.COMBINATIONS) * int(starts)
@@ -131,31 +134,16 @@ def grid_section(model, config):
                   disabled=running or not chosen):
         st.session_state.gj_playing = False  # the grid measures engine time: leave it the cores
         tasks = gj_grid.grid(int(iterations), int(starts), tuple(chosen), seed=config["seed"])
-        st.session_state.gj_grid_job = GridJob(BuiltModel(model), tasks, rows=True)
+        st.session_state.gj_grid_job = GridJob(BuiltModel(model), tasks,
+                                               scheduler=scheduler.strip() or None, rows=True)
         st.session_state.gj_grid_shape = (int(starts), int(iterations), tasks[0].window)
         st.rerun()
     if running and row.button("Cancel", icon=":material/cancel:", key="gj_grid_cancel"):
         job.cancel()
         st.rerun()
     if job is not None:
-        grid_progress(job)
-
-
-def grid_progress(job):
-    @st.fragment(run_every=1.0 if job.running else None)
-    def show():
-        st.progress(job.done / job.total, text=f"{job.done} of {job.total} runs done"
-                    + ("" if job.running else " — finished" if job.error is None else ""))
-        if job.error:
-            st.error(f"The grid stopped: {job.error}")
-        rows = job.rows()
-        if rows is not None:
-            draw_figures(gj_grid.means(rows), *st.session_state.gj_grid_shape)
-        if not job.running and st.session_state.get("gj_grid_shown") is not job:
-            st.session_state.gj_grid_shown = job  # the whole page once more: Run comes back
-            st.rerun()
-
-    show()
+        rows_progress(job, "gj_grid_shown", lambda rows: draw_figures(
+            gj_grid.means(rows), *st.session_state.gj_grid_shape))
 
 
 def draw_figures(table, starts, iterations, window):

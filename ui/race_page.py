@@ -20,6 +20,14 @@ def race_settings(model_class, max_passes, samplers=None):
             Setting("seed", 0, int, "the seed", 0, MAX_SEED))
 
 
+def race_config(key, corpus, **more):
+    """The settings a race lesson reads back from its widgets — its samplers, η, passes and
+    seed (``{key}_samplers`` …) — with the page's own ``more``: what ``start`` takes."""
+    s = st.session_state
+    return dict(corpus=corpus, samplers=tuple(s[f"{key}_samplers"]), eta=float(s[f"{key}_eta"]),
+                passes=int(s[f"{key}_passes"]), seed=int(s[f"{key}_seed"]), **more)
+
+
 def start(key, corpus, config, make_model, record_values=False):
     """Fresh chains for ``config`` (samplers, seed, eta, passes, skip); on a refused setting,
     say why and keep the old race."""
