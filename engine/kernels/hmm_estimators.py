@@ -17,7 +17,7 @@ from engine.kernels import interface
 from engine.kernels.forward_backward import backward_expectations, best_path
 from engine.kernels.hmm import (ALPHA, ALPHA_EMIT, DECODE, VITERBI, implements, next_state,
                                 prev_state)
-from engine.kernels.hmm_sentence import backward_sample, forward_filter
+from engine.kernels.hmm_sentence import backward_sample, forward_filter, longest_sentence
 
 
 # views of a flat array are made in their caller (inlined): a kernel without reference counting
@@ -49,14 +49,6 @@ def transpose(trans, into):
     for k in range(trans.shape[0]):
         for n in range(trans.shape[0]):
             into[n, k] = trans[k, n]
-
-
-@kernel
-def longest_sentence(state):
-    longest = 0
-    for u in range(state.sent_start.shape[0] - 1):
-        longest = max(longest, state.sent_start[u + 1] - state.sent_start[u])
-    return longest
 
 
 @kernel
@@ -139,7 +131,6 @@ def _expected_counts(state, theta, expected, decoded, work):
     trans, emit_t = transitions(state, theta), emissions(state, theta)
     e_trans, e_emit = transitions(state, expected), emissions(state, expected)
     k1 = trans.shape[0]
-    longest = longest_sentence(state)
     # work: xi[K+1, K+1] | emit_q, forward, gamma [L, K+1] | beta, b, ones [K+1]
     xi = work[:k1 * k1].reshape((k1, k1))
     rest = work[k1 * k1:]

@@ -33,13 +33,19 @@ def _sentence_sites(state, u):
     return state.sent_start[u], state.sent_start[u + 1]
 
 
-@implements(interface.sentence_work_size)
-def _sentence_work_size(state):
+@kernel
+def longest_sentence(state):
+    """The number of tokens of the corpus's longest sentence."""
     longest = 0
     for u in range(state.sent_start.shape[0] - 1):
         longest = max(longest, state.sent_start[u + 1] - state.sent_start[u])
+    return longest
+
+
+@implements(interface.sentence_work_size)
+def _sentence_work_size(state):
     k1 = state.trans.shape[0]
-    return 2 * longest * k1 + k1 * k1 + 3 * k1
+    return 2 * longest_sentence(state) * k1 + k1 * k1 + 3 * k1
 
 
 @kernel
