@@ -83,7 +83,7 @@ def test_word_segmentation_page_plays_and_survives_a_bad_upload(page, app_url, s
     page.goto(f"{app_url}/word_segmentation")
     labels = page.locator('[data-testid="stMetricLabel"]')
     expect(labels.first).to_contain_text("TOKEN · pass 0")
-    assert labels.count() == 5
+    expect(labels).to_have_count(5)  # the metrics appear one by one: wait for all five
     page.get_by_role("button", name="Play").click()
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]

@@ -37,7 +37,7 @@ def test_keys_run_the_filter_and_its_charts_stay_drawn(page, app_url, screenshot
     n = read(page)
     assert n > 3
     expect(page.get_by_text(f"The heaviest particles on utterance {n}")).to_be_visible()
-    assert page.get_by_text("lexicon:").count() == 4
+    expect(page.get_by_text("lexicon:")).to_have_count(4)
     screenshot("particle-filter")
 
     page.keyboard.press("0")
