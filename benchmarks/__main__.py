@@ -7,7 +7,7 @@ from pathlib import Path
 from benchmarks import (bigram, class_load, estimators, first_run, hmm, particle, race, toy,
                         usm)
 from benchmarks.common import markdown_table
-from engine.bench import cpu_model
+from engine.cli.bench import cpu_model
 
 SUITES = {"toy": toy, "usm": usm, "hmm": hmm, "bigram": bigram, "particle": particle,
           "estimators": estimators, "first-run": first_run, "class-load": class_load,

@@ -9,8 +9,8 @@ import sys
 from benchmarks.common import Row
 from benchmarks.usm import BR_PHONO, long_run, sweep_time
 from datasets.segmented import load_segmented
-from engine.models.bigram_usm import BigramModel
-from engine.models.usm import UsmModel
+from engine.models.bigram.model import BigramModel
+from engine.models.usm.model import UsmModel
 
 REFERENCE_TOKEN_MS = 365.0  # segment's bigram TOKEN sweep (the figure)
 REFERENCE_UNIGRAM_MS = 37.0  # segment's unigram sweep on the same machine

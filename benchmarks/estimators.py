@@ -17,7 +17,7 @@ from benchmarks.hmm import EWT
 from datasets.tagged import load_tagged
 from engine.core.rng import make_rng
 from engine.kernels import estimators
-from engine.models.hmm import HmmModel
+from engine.models.hmm.model import HmmModel
 from engine.samplers import label, make_sampler
 
 TARGETS = {"em": 10.0, "vb": 10.0, "explicit-token": 3.0, "explicit-sentence": 8.0}

@@ -8,7 +8,7 @@ from pathlib import Path
 from benchmarks.common import Row, equal_time_race, median_seconds, ratio_row
 from datasets.tagged import load_tagged
 from engine.core.rng import make_rng
-from engine.models.hmm import HmmModel
+from engine.models.hmm.model import HmmModel
 from engine.samplers import make_sampler
 
 EWT = Path(__file__).resolve().parents[2] / "shared" / "data" / "en_ewt-ud-dev.conllu"

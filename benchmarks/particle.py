@@ -16,9 +16,9 @@ import time
 from benchmarks.common import Row
 from benchmarks.usm import BR_PHONO
 from datasets.segmented import load_segmented
-from engine import table1
-from engine.models.bigram_usm import BigramModel
-from engine.models.usm import UsmModel
+from engine.experiments import table1
+from engine.models.bigram.model import BigramModel
+from engine.models.usm.model import UsmModel
 from engine.samplers.particle import ParticleFilter, Rejuvenation
 
 LIMITS = {"unigram": 60.0, "bigram": 300.0}  # seconds, one pass of 1,000 particles

@@ -6,7 +6,7 @@ from pathlib import Path
 
 
 from benchmarks.common import Row, median_seconds
-from engine.models.toy import ToyModel
+from engine.models.toy.model import ToyModel
 from engine.run import Run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +23,7 @@ def token_sweep():
 
 def exact_posterior():
     model = ToyModel(N)
-    first = _fresh_process_seconds("from engine.models.toy import ToyModel\n"
+    first = _fresh_process_seconds("from engine.models.toy.model import ToyModel\n"
                                    "start()\nToyModel(100_000).log_posterior()\nstop()")
     seconds = median_seconds(model.log_posterior, repeats=50)
     return Row(f"exact log p(m | x), n = {N:,}", seconds * 1e3, 50.0, "ms",

@@ -9,7 +9,7 @@ from pathlib import Path
 from benchmarks.common import Row, equal_time_race, median_seconds, ratio_row
 from datasets.segmented import load_segmented
 from engine.core.rng import make_rng
-from engine.models.usm import UsmModel
+from engine.models.usm.model import UsmModel
 from engine.samplers import make_sampler
 
 BR_PHONO = Path(__file__).resolve().parents[2] / "shared" / "data" / "br-phono.txt"

@@ -40,13 +40,13 @@ from datasets.errors import CorpusError
 from datasets.text import decode, read_bytes
 from engine import samplers
 from engine.samplers import particle
-from engine.bench import bench_sweeps
-from engine.filter_cli import add_filter_parser, add_table1_parser, run_filters, run_table1
-from engine.gj_cli import add_gj_grid_parser, run_gj_grid
-from engine.cli_args import (FULL_PRECISION, OneLineParser, add_cluster_arguments,
+from engine.cli.bench import bench_sweeps
+from engine.cli.filter import add_filter_parser, add_table1_parser, run_filters, run_table1
+from engine.cli.gao_johnson import add_gj_grid_parser, run_gj_grid
+from engine.cli.args import (FULL_PRECISION, OneLineParser, add_cluster_arguments,
                              check_writable, eta_range, float_in, int_in, name_list, option_type)
 from engine.models import registry
-from engine.models.toy import MAX_N, ToyModel
+from engine.models.toy.model import MAX_N, ToyModel
 from engine.run import Run, warm
 
 
@@ -404,7 +404,7 @@ class open_or_none:
 def race(model_class, args):
     """The race command: a grid of chains, then traces.csv and summary.csv in --out."""
     from engine.grid import ModelRecipe, client_for, run_grid, summary, tasks
-    from engine.race_output import measure_columns, write_race
+    from engine.cli.race_output import measure_columns, write_race
     load_model(model_class, args)  # a bad corpus or option is refused here, before any worker
     recipe = ModelRecipe(model_class.name, args.data,
                          tuple((o.name, getattr(args, o.name)) for o in model_class.options))

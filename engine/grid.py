@@ -3,7 +3,7 @@
 Every chain is an independent task: it builds the model from a ``ModelRecipe`` (a registered
 model, its corpus file and options: a few bytes to send, and each worker process builds the
 model once), runs one sampler from its own seed and returns its trace. Any task with a
-``run(recipe) -> DataFrame`` method runs the same way (engine.table1's particle filters). ``run_grid`` runs the
+``run(recipe) -> DataFrame`` method runs the same way (engine.experiments.table1's particle filters). ``run_grid`` runs the
 tasks one after another, or on a Dask cluster (``dask.distributed``): a ``LocalCluster`` of
 processes on this machine, or any cluster's scheduler, without a change to the tasks. Results
 come back as the chains finish.

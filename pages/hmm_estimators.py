@@ -2,14 +2,14 @@
 Bayesian HMM side by side from the same start, and their Figures 2–5 on a grid of (α, α′).
 
 Widgets and plots only; every number comes from engine.run (the estimators are registered
-samplers) and engine.gj_grid.
+samplers) and engine.experiments.gao_johnson.
 """
 import pandas as pd
 import streamlit as st
 
-from engine import gj_grid
-from engine.kernels.hmm import DECODINGS
-from engine.models.hmm import HmmModel
+from engine.experiments import gao_johnson
+from engine.models.hmm.kernels import DECODINGS
+from engine.models.hmm.model import HmmModel
 from ui import charts, gj_figures, playback, race_page
 from ui.corpus_choice import (TAGGED_SETTINGS, UPLOAD_NOTE, choose_tagged_corpus,
                               tagged_builtin_corpus)
@@ -23,7 +23,7 @@ MAX_ITERATIONS = 5_000
 MAX_K = 200
 PRIOR_MIN = 0.0001
 BUILTIN_TAGS = len(tagged_builtin_corpus().tag_set)
-COMBINATIONS = [f"{a:g}, {b:g}" for a, b in gj_grid.COMBINATIONS]
+COMBINATIONS = [f"{a:g}, {b:g}" for a, b in gao_johnson.COMBINATIONS]
 AXES = {"sweep": "iterations", "seconds": "engine time"}
 MEASURES = (("acc_many_to_one", "many-to-one accuracy", True),
             ("acc_one_to_one", "greedy 1-to-1 accuracy", True),
@@ -43,7 +43,7 @@ def build_model(corpus, n_states, alpha, alpha_emit, decode):
 # at random, their "randomly jittered" start; each name's claim is checked by
 # tests/app/test_preset_claims.py
 BUILTIN = dict(source="builtin", k=BUILTIN_TAGS, eta=0.0, seed=0, alpha=0.1, alpha_emit=0.1,
-               decode="posterior", samplers=gj_grid.ESTIMATORS, passes=200)
+               decode="posterior", samplers=gao_johnson.ESTIMATORS, passes=200)
 PRESETS = {
     # η = 1: VB never leaves state 1 and EM uses 2 states, TOKEN all 15 within 50 iterations
     "EM and VB stay put from one tag (η = 1)": dict(BUILTIN, eta=1.0, passes=50,
@@ -60,8 +60,8 @@ PRESETS = {
 SETTINGS = PageSettings(KEY, (
     *TAGGED_SETTINGS,
     Setting("k", BUILTIN_TAGS, int, "K", 2, MAX_K),
-    Setting("samplers", gj_grid.ESTIMATORS, tuple, "the estimators",
-            choices=gj_grid.ESTIMATORS),
+    Setting("samplers", gao_johnson.ESTIMATORS, tuple, "the estimators",
+            choices=gao_johnson.ESTIMATORS),
     Setting("eta", 0.0, float, "η", 0.0, 1.0),
     Setting("passes", 200, int, "the number of iterations", 1, MAX_ITERATIONS),
     Setting("seed", 0, int, "the seed", 0, race_page.MAX_SEED),
@@ -88,7 +88,7 @@ def settings():
         corpus = choose_tagged_corpus(KEY)
         st.number_input("K — hidden states", 2, MAX_K, key="gj_k",
                         help=f"the built-in corpus has {BUILTIN_TAGS} gold tags")
-        st.multiselect("Estimators", gj_grid.ESTIMATORS, format_func=label, key="gj_samplers")
+        st.multiselect("Estimators", gao_johnson.ESTIMATORS, format_func=label, key="gj_samplers")
         st.number_input("η — share of tokens starting in state 1", 0.0, 1.0, step=0.1,
                         key="gj_eta", help="the rest start in uniformly random states; η = 0 "
                                            "gives EM and VB Gao & Johnson's randomly jittered "
@@ -125,7 +125,7 @@ def standings(race):
     for name, run in race.runs.items():
         last = run.trace[-1]
         done = max(run.sweeps_done, 1)
-        rows.append({"estimator": label(name), "paper": gj_grid.PAPER_NAMES[name],
+        rows.append({"estimator": label(name), "paper": gao_johnson.PAPER_NAMES[name],
                      "iteration": run.sweeps_done, "engine s": run.seconds,
                      "ms / iteration": 1000 * run.seconds / done,
                      "objective": OBJECTIVES[last["objective_kind"]],

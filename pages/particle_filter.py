@@ -2,20 +2,20 @@
 segmentation learned online — N weighted particles read the utterances once, in order.
 
 Widgets and pictures only; every number comes from engine.samplers.particle, engine.models
-(populations), engine.table1 and engine.online_vs_batch.
+(populations), engine.experiments.table1 and engine.experiments.online_vs_batch.
 """
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from engine import table1
+from engine.experiments import table1
 from engine.core.resampling import SCHEMES
 from engine.grid import BuiltModel
-from engine.grid_job import GridJob
-from engine.models.bigram_usm import BigramModel
-from engine.models.usm import UsmModel
-from engine.online_vs_batch import batch_chain
+from engine.live.grid_job import GridJob
+from engine.models.bigram.model import BigramModel
+from engine.models.usm.model import UsmModel
+from engine.experiments.online_vs_batch import batch_chain
 from engine.samplers import colour
 from engine.samplers.particle import ParticleFilter, Rejuvenation
 from ui import charts, playback

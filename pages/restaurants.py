@@ -1,13 +1,13 @@
 """Restaurants (Blunsom, Cohn, Goldwater & Johnson 2009): a Chinese restaurant filling up, its
 two seating representations, and why a hierarchical model must count its tables (Figure 2).
 
-Widgets and pictures only; every number comes from engine.core.arrivals, engine.table_figure
+Widgets and pictures only; every number comes from engine.core.arrivals, engine.experiments.table_figure
 and engine.core.table_expectations.
 """
 import numpy as np
 import streamlit as st
 
-from engine import table_figure
+from engine.experiments import table_figure
 from engine.core.arrivals import MAX_CUSTOMERS, Arrivals
 from ui import playback
 from ui.corpus_choice import UPLOAD_NOTE, WORD_SETTINGS, choose_word_corpus

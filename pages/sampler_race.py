@@ -2,8 +2,8 @@
 several chains per sampler advancing in worker processes, with R̂ and ESS to tell a stuck
 chain from a mixed one, and the initialisation sweep over η.
 
-Widgets and plots only: the chains run in engine.live's workers, the diagnostics are
-engine.diagnostics', the sweep is engine.grid's (in a process of its own, engine.grid_job).
+Widgets and plots only: the chains run in engine.live.pool's workers, the diagnostics are
+engine.diagnostics', the sweep is engine.grid's (in a process of its own, engine.live.grid_job).
 Nothing here knows one model from another: a model's options, corpus choice and measures come
 from the registry (engine.models) and the corpus pickers (ui/corpus_choice.py).
 """
@@ -16,9 +16,9 @@ import streamlit as st
 
 from engine.diagnostics import RHAT_LIMIT, autocorrelation, diagnose_chains
 from engine.grid import BuiltModel, tasks
-from engine.grid_job import GridJob
-from engine.live import ChainPool, LiveRace, plan
-from engine.race_plots import final_bands, first_up
+from engine.live.grid_job import GridJob
+from engine.live.pool import ChainPool, LiveRace, plan
+from engine.cli.race_plots import final_bands, first_up
 from engine.models import registry
 from engine.samplers import offered
 from ui import charts, playback, race_page

@@ -1,12 +1,12 @@
 """HMM tag trajectories (Liang et al. §5, Fig. 5a; Gao & Johnson 2008): five samplers of the
 Bayesian HMM race from the same tagging; TYPE moves whole word types at once.
 
-Widgets and plots only; every number comes from engine.models.hmm and engine.run.
+Widgets and plots only; every number comes from engine.models.hmm.model and engine.run.
 """
 import numpy as np
 import streamlit as st
 
-from engine.models.hmm import HmmModel
+from engine.models.hmm.model import HmmModel
 from engine.samplers import offered
 from engine.run import thinned
 from ui import charts, playback, race_page

@@ -1,12 +1,12 @@
 """Toy posterior (Liang et al. §2): n copies of `ab`, and why TOKEN is stuck at m = n.
 
-Widgets and plots only; every number comes from engine.models.toy.
+Widgets and plots only; every number comes from engine.models.toy.model.
 """
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from engine.models.toy import MAX_N, ToyModel
+from engine.models.toy.model import MAX_N, ToyModel
 from engine.samplers import offered
 from engine.run import Race
 from ui import playback, race_page

@@ -1,14 +1,14 @@
 """Word segmentation (Goldwater et al. 2009; Liang et al. §5, Fig. 5): the unigram model's five
 samplers, or the bigram model's three, race from the same initial segmentation.
 
-Widgets and plots only; every number comes from engine.models.usm, engine.models.bigram_usm
+Widgets and plots only; every number comes from engine.models.usm.model, engine.models.bigram.model
 and engine.run.
 """
 import pandas as pd
 import streamlit as st
 
-from engine.models.bigram_usm import BigramModel
-from engine.models.usm import UsmModel
+from engine.models.bigram.model import BigramModel
+from engine.models.usm.model import UsmModel
 from engine.samplers import offered
 from ui import playback, race_page
 from ui.corpus_choice import SEGMENTED_SETTINGS, UPLOAD_NOTE, choose_corpus

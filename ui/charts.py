@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.race_plots import (CHAIN_ROWS, FONT, HEIGHT, PASS_AXIS, autocorrelations_data,
+from engine.cli.race_plots import (CHAIN_ROWS, FONT, HEIGHT, PASS_AXIS, autocorrelations_data,
                                autocorrelations_spec, bands, chain_traces_data,
                                chain_traces_spec, sampler_scale, style)
 from engine.run import thinned

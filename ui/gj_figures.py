@@ -1,12 +1,12 @@
 """The HMM estimators lesson's text, equations and grid (Gao & Johnson 2008): what each estimator
 is, their update equations with the page's numbers, and their Figures 2–5 from a grid of runs
-on Dask in the background (engine.gj_grid)."""
+on Dask in the background (engine.experiments.gao_johnson)."""
 import pandas as pd
 import streamlit as st
 
-from engine import gj_grid
+from engine.experiments import gao_johnson
 from engine.grid import BuiltModel
-from engine.grid_job import GridJob
+from engine.live.grid_job import GridJob
 from ui import playback
 from ui.grid_progress import rows_progress
 from ui.theme import label
@@ -16,7 +16,7 @@ WORDING = playback.Wording(
     speed="Speed: iterations per second, each estimator",
     finished="The run has reached its {total:,} iterations: raise **Iterations per run** to "
              "go on, or **Reset** to watch it again.")
-GRID_ESTIMATORS = gj_grid.ESTIMATORS
+GRID_ESTIMATORS = gao_johnson.ESTIMATORS
 
 
 def formulas(model):
@@ -128,12 +128,12 @@ def grid_section(model, config):
                               placeholder="tcp://host:8786 — empty: a local cluster, all cores")
     job = st.session_state.get("gj_grid_job")
     running = job is not None and job.running
-    total = len(chosen) * len(gj_grid.COMBINATIONS) * int(starts)
+    total = len(chosen) * len(gao_johnson.COMBINATIONS) * int(starts)
     row = st.container(horizontal=True)
     if row.button(f"Run the grid: {total} runs", icon=":material/grid_on:", key="gj_grid_run",
                   disabled=running or not chosen):
         st.session_state.gj_playing = False  # the grid measures engine time: leave it the cores
-        tasks = gj_grid.grid(int(iterations), int(starts), tuple(chosen), seed=config["seed"])
+        tasks = gao_johnson.grid(int(iterations), int(starts), tuple(chosen), seed=config["seed"])
         st.session_state.gj_grid_job = GridJob(BuiltModel(model), tasks,
                                                scheduler=scheduler.strip() or None, rows=True)
         st.session_state.gj_grid_shape = (int(starts), int(iterations), tasks[0].window)
@@ -143,7 +143,7 @@ def grid_section(model, config):
         st.rerun()
     if job is not None:
         rows_progress(job, "gj_grid_shown", lambda rows: draw_figures(
-            gj_grid.means(rows), *st.session_state.gj_grid_shape))
+            gao_johnson.means(rows), *st.session_state.gj_grid_shape))
 
 
 def draw_figures(table, starts, iterations, window):
@@ -151,10 +151,10 @@ def draw_figures(table, starts, iterations, window):
     st.caption(f"Means over {starts} start(s) of {iterations:,} iterations. Converged: the "
                f"objective within 0.5% over the next {window:,} iterations (theirs: 2,000; a "
                "run that never did counts as its length, marked *).")
-    found = gj_grid.figures(table)
+    found = gao_johnson.figures(table)
     cols = st.columns(2)
     for i, (number, frame) in enumerate(found.items()):
-        _, title, larger = gj_grid.FIGURES[number]
+        _, title, larger = gao_johnson.FIGURES[number]
         shown = pd.DataFrame({
             "estimator": frame["estimator"],
             "ours": [f"{v:,.0f}" + ("*" if u else "") if number == 5 else f"{v:.4f}"
@@ -167,6 +167,6 @@ def draw_figures(table, starts, iterations, window):
                         "better)")
             st.dataframe(shown, hide_index=True)
     lines = [f"- {claim}: ours **{'yes' if ours else 'no'}**, theirs {'yes' if theirs else 'no'}"
-             for claim, (ours, theirs) in gj_grid.claims(table).items()]
+             for claim, (ours, theirs) in gao_johnson.claims(table).items()]
     if lines:
         st.markdown("Their findings on 24K × 17, here:\n" + "\n".join(lines))

@@ -1,4 +1,4 @@
-"""A grid of runs in the background (engine.grid_job.GridJob, a rows job) on a page: its
+"""A grid of runs in the background (engine.live.grid_job.GridJob, a rows job) on a page: its
 progress bar, its rows redrawn as they arrive, and the whole page once more when it ends, so
 the page's Run button comes back."""
 import streamlit as st

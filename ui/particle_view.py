@@ -10,7 +10,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from engine.race_plots import style
+from engine.cli.race_plots import style
 from ui.segmentation import utterance_html
 
 WEIGHT_COLOUR = "#e07a5f"

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from engine.core.table_expectations import expected_tables_digamma
-from engine.table_figure import FORMULAS
+from engine.experiments.table_figure import FORMULAS
 from ui.theme import layout
 
 DISH_COLOURS = qualitative.Pastel + qualitative.Set3

@@ -3,7 +3,7 @@
 import streamlit as st
 from plotly.colors import qualitative
 
-from engine.race_plots import EXACT_COLOUR
+from engine.cli.race_plots import EXACT_COLOUR
 from engine.samplers import colour, label
 
 # hidden states are categories, not a scale: one distinct colour each (cycling past 48)

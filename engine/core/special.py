@@ -104,3 +104,19 @@ def log_gamma_digamma(x):
     psi = (log_x - 0.5 * inv
            - inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 / 132)))))
     return lg - log_p, psi - shift_psi
+
+
+@kernel
+def total(x):
+    """The sum of x (float64[n]) as four interleaved partial sums: one running sum would be a
+    chain of dependent additions, several times slower over a few dozen entries."""
+    s0 = s1 = s2 = s3 = 0.0
+    n4 = x.shape[0] - x.shape[0] % 4
+    for i in range(0, n4, 4):
+        s0 += x[i]
+        s1 += x[i + 1]
+        s2 += x[i + 2]
+        s3 += x[i + 3]
+    for i in range(n4, x.shape[0]):
+        s0 += x[i]
+    return (s0 + s1) + (s2 + s3)

@@ -3,12 +3,12 @@ the E-step of EM and variational Bayes, and the decoding of a tagging from param
 
 One sentence at a time, between boundary states 0 at both ends; θ = trans (float64[K+1, K+1],
 row = from) and the sentence's emissions emit_q[t, k] = φ_k(w_t) (float64[L, K+1], column 0 —
-the boundary — 0). The forward pass is SENTENCE's (``hmm_sentence.forward_filter``, each row
+the boundary — 0). The forward pass is SENTENCE's (``engine.models.hmm.sentence.forward_filter``, each row
 rescaled to sum 1); the backward pass here rescales its rows the same way, so nothing
 underflows however long the sentence.
 """
 from engine.core.jit import kernel
-from engine.kernels.hmm_sentence import total
+from engine.core.special import total
 
 
 @kernel
@@ -74,7 +74,7 @@ def normalise(x):
 
 @kernel
 def dot(x, y):
-    """Σ x[i] y[i] as four interleaved partial sums (see ``hmm_sentence.total``)."""
+    """Σ x[i] y[i] as four interleaved partial sums (see ``engine.core.special.total``)."""
     s0 = s1 = s2 = s3 = 0.0
     n4 = x.shape[0] - x.shape[0] % 4
     for i in range(0, n4, 4):

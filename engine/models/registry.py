@@ -1,6 +1,8 @@
-"""The models, by name. Every module in engine/models that defines a model registers it with
-``register``; ``models()`` imports them all, so adding a model touches no other file."""
+"""The models, by name. Every model lives in its own folder under engine/models, whose
+``model.py`` registers it with ``register``; ``models()`` imports them all, so adding a model
+touches no other file."""
 import importlib
+import importlib.util
 import pkgutil
 
 import engine.models
@@ -8,7 +10,6 @@ from engine import samplers
 from engine.kernels.interface import missing
 
 _MODELS = {}
-_NOT_MODELS = {"protocol", "registry"}
 
 
 def register(cls):
@@ -32,9 +33,9 @@ def register(cls):
 
 def models():
     """{name: model class} for every model, in a fixed order (the modules' names)."""
-    for module in sorted(pkgutil.iter_modules(engine.models.__path__), key=lambda m: m.name):
-        if module.name not in _NOT_MODELS:
-            importlib.import_module(f"engine.models.{module.name}")
+    for folder in sorted(pkgutil.iter_modules(engine.models.__path__), key=lambda m: m.name):
+        if folder.ispkg and importlib.util.find_spec(f"engine.models.{folder.name}.model"):
+            importlib.import_module(f"engine.models.{folder.name}.model")
     return dict(sorted(_MODELS.items(), key=lambda item: (item[1].order, item[0])))
 
 

@@ -11,7 +11,7 @@ estimate of the probability of the observations read so far (kept in log space).
 DPS is this filter with one particle; DPM (``greedy``) takes each observation's most probable
 analysis under Q instead of drawing it.
 
-The model side is an object with these members (engine.models.populations has two):
+The model side is an object with these members (engine.models.segmentation.populations has two):
 ``n_observations``; ``length(u)`` (the observation's size); ``draws(u)`` (uniforms a particle
 needs for observation u: they come from the filter's Generator, so a run is reproducible
 whatever the number of threads);

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.diagnostics import RHAT_LIMIT, diagnose_chains
-from engine.models.toy import ToyModel
+from engine.models.toy.model import ToyModel
 from ui.settings import slug
 
 

@@ -33,10 +33,10 @@ from typing import Callable
 
 import numpy as np
 
-from engine.models.bigram_usm import BigramModel
-from engine.models.hmm import HmmModel
-from engine.models.toy import ToyModel
-from engine.models.usm import UsmModel
+from engine.models.bigram.model import BigramModel
+from engine.models.hmm.model import HmmModel
+from engine.models.toy.model import ToyModel
+from engine.models.usm.model import UsmModel
 from tests.statistical.exact import (bigram_exact_p, hmm_exact_p, learned_bigram_exact,
                                      learned_usm_exact, tag_index, toy_assignments, toy_exact_p,
                                      usm_exact_p, z_index)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from engine.core.rng import make_rng
-from engine.models.bigram_usm import BigramModel
+from engine.models.bigram.model import BigramModel
 from engine.samplers import make_sampler
 from tests.statistical.exact import (bigram_exact_p, bigram_log_p, chi_square_p, split_by_bits,
                                      z_index)

@@ -37,7 +37,7 @@ from engine.core.rng import make_rng
 from engine.core.special import log_gamma_digamma
 from engine.kernels import estimators
 from engine.kernels.interface import draw_parameters, expected_counts, reestimate
-from engine.models.hmm import HmmModel  # registers the HMM's interface functions
+from engine.models.hmm.model import HmmModel  # registers the HMM's interface functions
 from engine.run import Run
 from tests.statistical.exact import hmm_log_p
 

@@ -13,7 +13,7 @@ import pytest
 
 from engine.core.rng import make_rng
 from engine.kernels import moves
-from engine.models.hmm import HmmModel
+from engine.models.hmm.model import HmmModel
 from engine.samplers import make_sampler
 from tests.statistical.exact import chi_square_p, hmm_exact_p, hmm_log_p, tag_index
 

@@ -12,7 +12,7 @@ chi-square here failed it with p ≈ 10⁻¹⁰.)
 import numpy as np
 import pytest
 
-from engine.models.usm import UsmModel
+from engine.models.usm.model import UsmModel
 from engine.samplers.particle import ParticleFilter, Rejuvenation
 from tests.statistical.exact import chi_square_p, learned_usm_exact, z_index
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.core.rng import make_rng
-from engine.models.toy import ToyModel
+from engine.models.toy.model import ToyModel
 from engine.samplers import make_sampler, schedule
 from engine.samplers.token import TokenSampler
 from tests.statistical.exact import chi_square_p, toy_exact_p, z_index

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine.core.rng import make_rng
-from engine.models.usm import UsmModel
+from engine.models.usm.model import UsmModel
 from engine.samplers import make_sampler
 from tests.statistical.exact import chi_square_p, split_by_bits, usm_exact_p, usm_log_p, z_index
 

@@ -10,9 +10,9 @@ import pytest
 
 from datasets.segmented import load_segmented
 from datasets.tagged import load_tagged
-from engine.models.bigram_usm import BigramModel
-from engine.models.toy import ToyModel
-from engine.models.usm import UsmModel
+from engine.models.bigram.model import BigramModel
+from engine.models.toy.model import ToyModel
+from engine.models.usm.model import UsmModel
 
 ROOT = Path(__file__).resolve().parents[2]
 NURSERY = str(ROOT / "datasets" / "builtin" / "nursery.txt")

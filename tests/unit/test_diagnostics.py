@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from engine.diagnostics import RHAT_LIMIT, after_warmup, diagnose
-from engine.models.toy import ToyModel
+from engine.models.toy.model import ToyModel
 from engine.run import Run
 
 

@@ -1,4 +1,4 @@
-"""Gao & Johnson's grid (engine.gj_grid) and its command (python -m engine gj-grid): the
+"""Gao & Johnson's grid (engine.experiments.gao_johnson) and its command (python -m engine gj-grid): the
 convergence rule, the best combination per estimator and figure, their findings, the layout,
 and the command end to end on the built-in sentences."""
 import math
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine import gj_grid
+from engine.experiments import gao_johnson
 from engine.grid import ModelRecipe, run_grid
 
 
@@ -17,10 +17,10 @@ def test_converged_at_is_the_first_iteration_that_stays_within_half_a_percent():
     objective = np.r_[np.nan, -2000.0, -1500.0, -1010.0, -1004.0, -1001.0, -1000.0, -1000.0]
     # from iteration 4 (−1004) the next ones stay within 0.5% (5.02); from 3 (−1010), −1004
     # is 6 away
-    assert gj_grid.converged_at(objective, window=2) == 4
-    assert gj_grid.converged_at(objective, window=3) == 4
-    assert math.isnan(gj_grid.converged_at(objective, window=4))  # no whole window after 4
-    assert math.isnan(gj_grid.converged_at(np.r_[np.nan, -10.0, -20.0, -40.0, -80.0], 2))
+    assert gao_johnson.converged_at(objective, window=2) == 4
+    assert gao_johnson.converged_at(objective, window=3) == 4
+    assert math.isnan(gao_johnson.converged_at(objective, window=4))  # no whole window after 4
+    assert math.isnan(gao_johnson.converged_at(np.r_[np.nan, -10.0, -20.0, -40.0, -80.0], 2))
 
 
 def rows_of(values):
@@ -38,10 +38,10 @@ def rows_of(values):
 
 
 def test_the_best_combination_is_chosen_per_estimator_and_figure():
-    table = gj_grid.means(rows_of({("em", 1.0, 1.0): [0.2, 0.4], ("em", 0.1, 0.1): [0.5, 0.5],
+    table = gao_johnson.means(rows_of({("em", 1.0, 1.0): [0.2, 0.4], ("em", 0.1, 0.1): [0.5, 0.5],
                                    ("vb", 1.0, 1.0): [0.3, 0.3],
                                    ("token", 0.1, 0.0001): [0.6, 0.8]}))
-    figures = gj_grid.figures(table)
+    figures = gao_johnson.figures(table)
     two = figures[2].set_index("sampler")
     assert list(two.index) == ["em", "vb", "token"]  # their order
     assert two.loc["em", "ours"] == 0.5 and (two.loc["em", "alpha"], two.loc["em", "alpha_emit"]) \
@@ -53,18 +53,18 @@ def test_the_best_combination_is_chosen_per_estimator_and_figure():
     five = figures[5].set_index("sampler")  # never converged: the run's length, flagged
     assert five.loc["em", "ours"] == 100 and five.loc["em", "unconverged"] == 1.0
     assert five.loc["vb", "ours"] == 10 and five.loc["vb", "unconverged"] == 0.0
-    claims = gj_grid.claims(table)
+    claims = gao_johnson.claims(table)
     assert claims["VB converges in the fewest iterations"] == (True, True)
     # VI = 5 − score: VB's best (4.7) is worse than EM's (4.5) here, in theirs EM's is worst
     assert claims["EM has the worst VI"] == (False, True)
-    text = gj_grid.layout(table, starts=2, iterations=100, window=25)
+    text = gao_johnson.layout(table, starts=2, iterations=100, window=25)
     assert "Figure 3: cross-validation accuracy (higher is better)" in text
     assert "      100*" in text and "counted as its length" in text
 
 
 def test_a_short_grid_runs_end_to_end_here():
     recipe = ModelRecipe("hmm", None, (("n_states", 4),))
-    tasks = gj_grid.grid(8, starts=2, samplers=("em", "explicit-sentence"),
+    tasks = gao_johnson.grid(8, starts=2, samplers=("em", "explicit-sentence"),
                          combinations=((0.5, 0.5), (0.1, 0.0001)), window=2)
     rows = run_grid(recipe, tasks)
     assert len(rows) == 2 * 2 * 2
@@ -79,7 +79,7 @@ def test_a_short_grid_runs_end_to_end_here():
 
 def test_the_window_must_be_shorter_than_the_run():
     with pytest.raises(ValueError, match="shorter than the run"):
-        gj_grid.grid(10, window=10)
+        gao_johnson.grid(10, window=10)
 
 
 def engine(*args):

@@ -1,12 +1,12 @@
-"""A grid in its own process (engine.grid_job), as the Sampler race page runs its η sweep: the
+"""A grid in its own process (engine.live.grid_job), as the Sampler race page runs its η sweep: the
 same traces as the grid run here, progress as chains finish, cancel, and errors reported."""
 import time
 
 import pandas as pd
 
 from engine.grid import BuiltModel, run_grid, tasks
-from engine.grid_job import GridJob
-from engine.models.toy import ToyModel
+from engine.live.grid_job import GridJob
+from engine.models.toy.model import ToyModel
 
 WAIT = 300.0  # a local cluster starts and its workers load the kernels
 

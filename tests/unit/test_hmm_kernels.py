@@ -10,9 +10,10 @@ import pytest
 from numba import njit
 
 from engine.core.rng import make_rng
-from engine.kernels import hmm_sentence, moves, sentence
+from engine.kernels import moves, sentence
+from engine.models.hmm import sentence as hmm_sentence
 from engine.kernels.interface import sentence_add, sentence_remove, token_weights
-from engine.models.hmm import HmmModel
+from engine.models.hmm.model import HmmModel
 
 WORDS = ["the", "a", "dog", "cat", "runs", "sees", "big", "."]
 

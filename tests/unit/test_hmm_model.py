@@ -6,7 +6,7 @@ import pytest
 from engine.core import keyed_lists
 from engine.core.rng import make_rng
 from engine.kernels import moves
-from engine.models.hmm import HmmModel
+from engine.models.hmm.model import HmmModel
 from engine.samplers import make_sampler
 
 

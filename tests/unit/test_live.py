@@ -1,4 +1,4 @@
-"""Live races (engine.live): chains in worker processes give the same traces as the same chains
+"""Live races (engine.live.pool): chains in worker processes give the same traces as the same chains
 run here, stay together by the clock's rule, stop at their length, and report failures."""
 import time
 
@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.live import ChainPool, LiveRace, plan
-from engine.models.toy import ToyModel
-from engine.models.usm import UsmModel
+from engine.live.pool import ChainPool, LiveRace, plan
+from engine.models.toy.model import ToyModel
+from engine.models.usm.model import UsmModel
 from engine.run import Run
 
 WAIT = 120.0  # a fresh worker may have to load every kernel first

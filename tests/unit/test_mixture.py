@@ -6,7 +6,7 @@ import math
 import pytest
 
 from engine.core.rng import make_rng
-from engine.models.toy import ToyModel
+from engine.models.toy.model import ToyModel
 from engine.run import Run
 from engine.samplers import entry, label, make_sampler, offered
 from engine.samplers.mixture import MixtureSampler

@@ -9,8 +9,8 @@ import pytest
 from scipy.special import gammaln
 
 from datasets.builtin import builtin_corpus
-from engine.kernels import particles_bigram as k
-from engine.models.bigram_usm import BigramModel
+from engine.models.bigram import particles as k
+from engine.models.bigram.model import BigramModel
 from engine.samplers.particle import ParticleFilter
 
 ALPHA0, ALPHA1, P_END, PHI = 50.0, 20.0, 0.5, 0.1

@@ -9,9 +9,9 @@ from scipy.special import gammaln
 
 from datasets.builtin import builtin_corpus
 from engine import samplers
-from engine.kernels import particles_unigram as k
-from engine.models.hmm import HmmModel
-from engine.models.usm import UsmModel
+from engine.models.usm import particles as k
+from engine.models.hmm.model import HmmModel
+from engine.models.usm.model import UsmModel
 from engine.samplers.particle import ParticleFilter, threshold_fraction
 
 

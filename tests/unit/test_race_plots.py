@@ -1,9 +1,9 @@
-"""The race charts' data (engine.race_plots): medians over chains, thinning, the η bands."""
+"""The race charts' data (engine.cli.race_plots): medians over chains, thinning, the η bands."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from engine.race_plots import TIME_POINTS, chain_medians, final_bands, on_one_grid
+from engine.cli.race_plots import TIME_POINTS, chain_medians, final_bands, on_one_grid
 
 
 def chains_frame():

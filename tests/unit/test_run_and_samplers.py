@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from engine.core.rng import make_rng
-from engine.models.toy import ToyModel
+from engine.models.toy.model import ToyModel
 from engine.run import Race, Run, thinned
 from engine.samplers import make_sampler, schedule
 from tests.statistical.exact import toy_log_g
@@ -181,7 +181,7 @@ def test_recorded_values_follow_the_trace_rows():
 
 
 def test_a_measure_share_scores_only_what_it_pays_for_and_always_the_last_row():
-    from engine.models.usm import UsmModel
+    from engine.models.usm.model import UsmModel
     model = UsmModel.build(None)
     run = Run(model, "token", seed=0, init={"eta": 1.0}, measure_share=0.05)
     for _ in range(60):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engine import table1
+from engine.experiments import table1
 from engine.grid import ModelRecipe
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,9 +1,9 @@
-"""The note's Figure 2 from a word corpus (engine.table_figure): its lines are the formulas, its
+"""The note's Figure 2 from a word corpus (engine.experiments.table_figure): its lines are the formulas, its
 stars estimate the fixed-base expectation, its circles come from the bigram model's seating."""
 import numpy as np
 import pytest
 
-from engine import table_figure
+from engine.experiments import table_figure
 from engine.core import table_expectations as expect
 
 UTTERANCES = [["the", "dog"], ["the", "cat", "the"], ["a", "dog"], ["the"]] * 6

@@ -6,7 +6,7 @@ import pytest
 from scipy.special import gammaln, logsumexp
 
 from engine.core.rng import make_rng
-from engine.models.toy import ToyModel
+from engine.models.toy.model import ToyModel
 from engine.run import Run
 from tests.statistical.exact import toy_log_g
 

@@ -12,7 +12,7 @@ import pytest
 
 from engine.core.rng import make_rng
 from engine.kernels import moves
-from engine.models.usm import UsmModel
+from engine.models.usm.model import UsmModel
 from engine.run import Run
 
 SAMPLERS = ("token", "type", "anneal", "greedy", "sentence")

@@ -9,8 +9,8 @@ import pytest
 
 from engine.core.rng import make_rng
 from engine.kernels import moves
-from engine.kernels import usm as kernels
-from engine.models.usm import UsmModel
+from engine.models.usm import kernels
+from engine.models.usm.model import UsmModel
 from engine.samplers import make_sampler
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core.rng import make_rng
 from engine.metrics import score_words
-from engine.models.usm import UsmModel
+from engine.models.usm.model import UsmModel
 
 BR_PHONO = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "br-phono.txt"
 

@@ -23,7 +23,7 @@ from engine.core.draw import draw_log_weights
 from engine.core.jit import kernel
 from engine.core import seating as seats
 from engine.kernels import interface
-from engine.kernels.bigram import (ALL_TABLES, ALPHA0, ALPHA1, BASE, CUSTOMERS, END, LOG_BASE,
+from engine.models.bigram.kernels import (ALL_TABLES, ALPHA0, ALPHA1, BASE, CUSTOMERS, END, LOG_BASE,
                                    TABLES, WORD_AT, add_token, customer_arrives,
                                    customer_leaves, customer_returns, customer_unarrives,
                                    implements, inline, left_context, predictive, remove_token,

@@ -23,7 +23,7 @@ from datasets.segmented import SegmentedCorpus
 from engine.core import restaurant as lone
 from engine.core import table_expectations as expect
 from engine.core.rng import make_rng
-from engine.models.bigram_usm import BigramModel
+from engine.models.bigram.model import BigramModel
 
 ALPHAS = (100.0, 1_000.0, 10_000.0, 100_000.0)
 FORMULAS = {"exact": "exact (digamma)", "antoniak": "Antoniak's approximation",

@@ -3,7 +3,7 @@ and η, as CSV files in one folder."""
 import os
 
 from engine.grid import KEYS
-from engine.race_plots import race_pngs
+from engine.cli.race_plots import race_pngs
 from engine.samplers import make_sampler
 RUN_COLUMNS = ("iteration", "seconds", "loglik", "temperature", "objective", "objective_kind")
 
@@ -19,7 +19,7 @@ def measure_columns(traces, sampler_names):
 def write_race(folder, traces, table, plots=None):
     """traces.csv (long: sampler, chain, eta, iteration, seconds, loglik, measures…) and
     summary.csv in ``folder``, made if missing; with ``plots`` ({column: axis title}), their
-    pictures as PNG files too (engine.race_plots.race_pngs)."""
+    pictures as PNG files too (engine.cli.race_plots.race_pngs)."""
     os.makedirs(folder, exist_ok=True)
     # pandas writes each float's shortest repr, which reads back exactly: η = 0.1 stays "0.1"
     traces.to_csv(os.path.join(folder, "traces.csv"), index=False)

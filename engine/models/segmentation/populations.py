@@ -1,8 +1,8 @@
 """The segmentation models' side of the particle filter (engine.samplers.particle): Börschinger &
 Johnson's unigram and bigram models with the learned lexical model, their particles in pooled
-arrays (engine.kernels.particles_unigram, engine.kernels.particles_bigram).
+arrays (engine.models.usm.particles, engine.models.bigram.particles).
 
-The corpus and its gold come from a segmentation model (engine.models.segmentation); the
+The corpus and its gold come from a segmentation model (engine.models.segmentation.base); the
 concentrations are the model's, φ the lexical model's Dirichlet parameter (their §6: 0.02).
 """
 from functools import cached_property
@@ -10,7 +10,9 @@ from functools import cached_property
 import numpy as np
 
 from engine.core.substrings import number_substrings, occurrences
-from engine.kernels import particles_bigram, particles_unigram, rejuvenation
+from engine.models.bigram import particles as particles_bigram
+from engine.models.usm import particles as particles_unigram
+from engine.models.usm import rejuvenation
 
 DEFAULT_PHI = 0.02
 
@@ -152,7 +154,7 @@ class UnigramPopulation(SegmentationPopulation):
 
     @staticmethod
     def move_buffers():
-        """Work arrays of one thread's moves (engine.kernels.rejuvenation.move's ``work``)."""
+        """Work arrays of one thread's moves (engine.models.usm.rejuvenation.move's ``work``)."""
         most = rejuvenation.BLOCK_MAX
         return (np.empty(most, np.int64), np.empty(most, np.int64), np.empty(most, np.uint8),
                 np.empty(most, np.uint8), np.empty(2 * most, np.int64),

@@ -10,12 +10,12 @@ import math
 import numpy as np
 
 from engine.core.state import clone
-from engine.kernels import usm as kernels
-from engine.kernels import usm_sentence
+from engine.models.usm import kernels
+from engine.models.usm import sentence as usm_sentence
 from engine.models.protocol import Option
 from engine.models.registry import register
-from engine.models.segmentation import SegmentationModel
-from engine.models.populations import DEFAULT_PHI, UnigramPopulation
+from engine.models.segmentation.base import SegmentationModel
+from engine.models.segmentation.populations import DEFAULT_PHI, UnigramPopulation
 
 # the state's fields that hold the corpus: read by kernels, never written, shared by copies
 CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base",
@@ -28,7 +28,7 @@ class UsmModel(SegmentationModel):
 
     Parameters
     ----------
-    texts, gold_bound : as for every segmentation model (engine.models.segmentation)
+    texts, gold_bound : as for every segmentation model (engine.models.segmentation.base)
     alpha0, p_boundary, rho : float
         α₀ (DP concentration), p# (P₀'s word-end probability) and ρ (the utterance-end prior).
     """
@@ -161,7 +161,7 @@ def word_base(longest, n_symbols, alpha0, p_boundary):
     """α₀ P₀(w) by word length M = 0 … longest, α₀ p# (1 − p#)^(M−1) / |Σ|^M, and its log.
 
     Returns float64[2, longest + 1]: row 0 the value, which underflows towards 0 for long words
-    (the kernels use it only where it cannot: engine.kernels.usm.LINEAR_MIN), row 1 its log,
+    (the kernels use it only where it cannot: engine.models.usm.kernels.LINEAR_MIN), row 1 its log,
     exact for any length. M = 0 is no word: 0 and −inf.
     """
     m = np.arange(longest + 1, dtype=float)

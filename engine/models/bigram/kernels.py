@@ -18,7 +18,7 @@ customers of the one or two words there and of the word after them (their tables
 exchangeability in the histogram representation), weighs "one word" against "two words"
 summing over the new customers' tables, then seats the chosen words' customers from their exact
 conditional (``hypothesis_weights``). SENTENCE proposes an utterance by dynamic programming
-from the other utterances' frozen counts (engine.kernels.bigram_sentence).
+from the other utterances' frozen counts (engine.models.bigram.sentence).
 
 Identifiers. A word type has an id (0 is `$`) while it has tokens; the lexicon maps a word's key
 (engine.core.word_hash) to its ids (almost always one; symbols are compared, so two words never
@@ -42,7 +42,7 @@ from engine.core.word_hash import same_symbols, word_key
 from engine.core.word_hash import fill_prefix_hashes  # noqa: F401 (the model's hashes)
 from engine.kernels import interface
 from engine.kernels.interface import for_state
-from engine.kernels.segmentation_sites import implement_sites
+from engine.models.segmentation.sites import implement_sites
 
 # columns of BigramState.word; rows of .lexicon / .pairs, .links / .pair_links, .occ; columns
 # of .pair_info; rows of .base; params; counts

@@ -1,7 +1,7 @@
-"""A worker process of the live races (engine.live): it holds chains, sweeps the one furthest
+"""A worker process of the live races (engine.live.pool): it holds chains, sweeps the one furthest
 behind its target, and sends the new trace rows back.
 
-Started as ``python -m engine.chain_worker FD``; FD is its end of a socket pair, read and
+Started as ``python -m engine.live.chain_worker FD``; FD is its end of a socket pair, read and
 written as a multiprocessing Connection (pickled messages). A fresh interpreter rather than
 multiprocessing's spawn: spawn re-imports the parent's main module, which in the app is the
 Streamlit script.

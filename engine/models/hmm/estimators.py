@@ -15,9 +15,9 @@ from engine.core.jit import inline, kernel
 from engine.core.special import log_gamma_digamma
 from engine.kernels import interface
 from engine.kernels.forward_backward import backward_expectations, best_path
-from engine.kernels.hmm import (ALPHA, ALPHA_EMIT, DECODE, VITERBI, implements, next_state,
+from engine.models.hmm.kernels import (ALPHA, ALPHA_EMIT, DECODE, VITERBI, implements, next_state,
                                 prev_state)
-from engine.kernels.hmm_sentence import backward_sample, forward_filter, longest_sentence
+from engine.models.hmm.sentence import backward_sample, forward_filter, longest_sentence
 
 
 # views of a flat array are made in their caller (inlined): a kernel without reference counting

@@ -42,7 +42,7 @@ from engine.core.word_hash import HASH_BASE, KEYED_LENGTHS, same_symbols, word_k
 from engine.core.word_hash import fill_prefix_hashes  # noqa: F401 (the model's hashes)
 from engine.kernels import interface
 from engine.kernels.interface import for_state
-from engine.kernels.segmentation_sites import implement_sites
+from engine.models.segmentation.sites import implement_sites
 
 # rows of UsmState.counts, of its tables (lexicon, pairs, spare), of its links and of its base
 WORDS, ENDS, LEX_LIVE, LEX_CAPACITY, PAIR_LIVE, PAIR_CAPACITY, LINEAR = range(7)

@@ -19,8 +19,9 @@ import sys
 import numpy as np
 
 from datasets.errors import CorpusError
-from engine import samplers, table1
-from engine.cli_args import (FULL_PRECISION, add_cluster_arguments, int_in, name_list,
+from engine import samplers
+from engine.experiments import table1
+from engine.cli.args import (FULL_PRECISION, add_cluster_arguments, int_in, name_list,
                              option_type)
 from engine.grid import ModelRecipe, client_for, run_grid
 from engine.core.resampling import SCHEMES

@@ -19,7 +19,7 @@ from engine.core.draw import draw_log_weights, draw_weights
 from engine.core.jit import kernel
 from engine.core.special import log_sum_exp
 from engine.kernels import interface, sentence
-from engine.kernels.usm import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, RHO, WORDS, add_word,
+from engine.models.usm.kernels import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, RHO, WORDS, add_word,
                                 count_of, file_boundary, implements, inline, is_boundary,
                                 log_word_weight, remove_word, unfile_boundary, word_start)
 

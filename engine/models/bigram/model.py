@@ -4,7 +4,7 @@
 Each word is a restaurant of the words that follow it (concentration α₁); new tables draw their
 word from a shared unigram level P₁ (concentration α₀, fixed base P₀); utterances begin in the
 context `$` and end with the word `$`. The analysis is the segmentation *and* the seating, and
-its log-probability is their joint (engine.kernels.bigram.log_likelihood); the probability of
+its log-probability is their joint (engine.models.bigram.kernels.log_likelihood); the probability of
 a segmentation alone sums over seatings, which ``exact_log_marginal`` does for tiny corpora.
 
 TYPE is not offered: Liang et al.'s exchangeability argument (§4.2) needs the sites of a type
@@ -20,12 +20,12 @@ import numpy as np
 from engine.core import seating as seats
 from engine.core.special import log_rising
 from engine.core.state import clone
-from engine.kernels import bigram as kernels
-from engine.kernels import bigram_sentence
-from engine.models.populations import DEFAULT_PHI, BigramPopulation
+from engine.models.bigram import kernels
+from engine.models.bigram import sentence as bigram_sentence
+from engine.models.segmentation.populations import DEFAULT_PHI, BigramPopulation
 from engine.models.protocol import Option
 from engine.models.registry import register
-from engine.models.segmentation import SegmentationModel
+from engine.models.segmentation.base import SegmentationModel
 
 # the state's fields that hold the corpus: read by kernels, never written, shared by copies
 CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base",
@@ -39,7 +39,7 @@ class BigramModel(SegmentationModel):
 
     Parameters
     ----------
-    texts, gold_bound : as for every segmentation model (engine.models.segmentation)
+    texts, gold_bound : as for every segmentation model (engine.models.segmentation.base)
     alpha0, alpha1 : float
         α₀ (the unigram level's concentration) and α₁ (each bigram restaurant's).
     p_boundary, p_utterance : float
@@ -287,8 +287,8 @@ class BigramModel(SegmentationModel):
     def warm_lesson(self):
         """Run the Restaurants lesson's kernels once: a lone restaurant filling up and both
         samplers of the note's Figure 2."""
-        # imported here: engine.table_figure builds on this module
-        from engine import table_figure
+        # imported here: engine.experiments.table_figure builds on this module
+        from engine.experiments import table_figure
         from engine.core.arrivals import Arrivals
         Arrivals([0.5, 0.5], 1.0, 0.5, seed=0, total=3).sweep(3)
         table_figure.points([["ab", "a"], ["a"]], alphas=(1.0,), samples=1)

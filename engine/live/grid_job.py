@@ -1,12 +1,12 @@
-"""A grid of chains in a process of its own, for the app: ``python -m engine.grid_job DIR``.
+"""A grid of chains in a process of its own, for the app: ``python -m engine.live.grid_job DIR``.
 
 The app cannot start Dask's local cluster itself: Dask's worker processes are spawned, and a
 spawned process re-runs the parent's main module, which in the app is the Streamlit script.
 So the app writes the job (a recipe, the tasks, where to run them) to DIR/job.pickle and starts
 this module; it runs the grid like the ``race`` command (engine.grid.run_grid, a LocalCluster of
 processes or the cluster at a scheduler's address), prints ``done total`` after every task, and
-writes DIR/traces.csv and DIR/summary.csv (engine.race_output) at the end — or, for a job of
-``rows`` (engine.table1's filter runs), appends each task's rows to DIR/rows.csv as it
+writes DIR/traces.csv and DIR/summary.csv (engine.cli.race_output) at the end — or, for a job of
+``rows`` (engine.experiments.table1's filter runs), appends each task's rows to DIR/rows.csv as it
 finishes, so a page can show them as they arrive.
 """
 import contextlib
@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from engine.grid import client_for, run_grid, summary
-from engine.race_output import measure_columns, write_race
+from engine.cli.race_output import measure_columns, write_race
 
 
 ROWS = "rows.csv"
@@ -71,10 +71,10 @@ class GridJob:
         (self.folder / "job.pickle").write_bytes(pickle.dumps(job))
         self.done, self.total = 0, len(job["tasks"])
         self.cancelled = False
-        root = Path(__file__).resolve().parents[1]
+        root = Path(__file__).resolve().parents[2]
         path = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "engine.grid_job", str(self.folder)], cwd=root,
+            [sys.executable, "-m", "engine.live.grid_job", str(self.folder)], cwd=root,
             env={**os.environ, "PYTHONPATH": path}, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, start_new_session=True)
         self._errors = []

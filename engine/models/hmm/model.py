@@ -2,7 +2,7 @@
 
 K hidden states plus a boundary state 0 that starts and ends every sentence; symmetric
 Dirichlet priors on transitions (α) and emissions (α′). Its exact collapsed log-probability of a
-tagging is eq. 3 of Liang et al. (``engine.kernels.hmm.log_likelihood``).
+tagging is eq. 3 of Liang et al. (``engine.models.hmm.kernels.log_likelihood``).
 """
 import copy
 import math
@@ -12,8 +12,9 @@ import numpy as np
 from datasets.builtin import tagged_builtin
 from datasets.tagged import AUTO, FORMATS, format_wordtag, load_tagged
 from engine.core.state import clone
-from engine.kernels import hmm as kernels
-from engine.kernels import hmm_estimators, hmm_sentence
+from engine.models.hmm import kernels
+from engine.models.hmm import estimators as hmm_estimators
+from engine.models.hmm import sentence as hmm_sentence
 from engine.metrics import confusion, tagging_scores
 from engine.models.protocol import CorpusModel, Option, SiteView
 from engine.models.registry import register

@@ -14,7 +14,7 @@ from engine.core.rng import chain_rngs, make_rng
 from engine.core.special import log_rising
 from engine.core.state import clone
 from engine.kernels import moves
-from engine.kernels import toy as kernels
+from engine.models.toy import kernels
 from engine.models.protocol import Option, SiteView
 from engine.models.registry import register
 

@@ -24,7 +24,7 @@ Reading an utterance, a particle draws a segmentation from Q — the model froze
 scored P₂(w | w′) with eq. 4's P₀, a forward algorithm over (start of the previous word, start
 of the word), backward sampling — then adds the words and the final `$` one by one, each seated
 from its exact conditional at both levels; eq. 10's factor is the sequential P₂'s product over
-Q(words | o) (engine.kernels.particles_unigram says why the seating is drawn sequentially).
+Q(words | o) (engine.models.usm.particles says why the seating is drawn sequentially).
 
 Word slot 0 is `$`. Pairs ⟨w′, w⟩ with customers have a slot in a second open-addressing table.
 """
@@ -37,7 +37,7 @@ import numpy as np
 from engine.core.draw import pick_largest, pick_log_weight
 from engine.core.jit import kernel
 from engine.core.special import log_rising, log_sum_exp
-from engine.kernels.particles_unigram import (EMPTY, LABEL_CHARS, N_CHARS, PHI, WORDS,
+from engine.models.usm.particles import (EMPTY, LABEL_CHARS, N_CHARS, PHI, WORDS,
                                               _first_slot, _link_word, _log_base_counting,
                                               _uncount, copy_row, find_word, reinsert)
 
@@ -402,7 +402,7 @@ def add_words(parts, l, chars, x0, n, sub, off, starts, k, params, uniforms, gre
 def propagate(parts, lo, hi, chars, x0, n, sub, off, params, uniforms, greedy, lp, slots, lp1,
               a, terms, starts, log_inc, log_qo, bounds):
     """Particles lo … hi − 1 read the utterance chars[x0 : x0 + n] (as in
-    engine.kernels.particles_unigram.propagate). uniforms : float64[N, ≥ 3n + 2]: n for the
+    engine.models.usm.particles.propagate). uniforms : float64[N, ≥ 3n + 2]: n for the
     segmentation, 2 per word and `$` for the seating; lp : float64[≥ n + 1]; slots :
     int64[≥ n²]; lp1, a : float64[≥ n²]; terms : float64[≥ n]; starts : int64[≥ n] work."""
     for l in range(lo, hi):

@@ -13,8 +13,9 @@ import numpy as np
 
 from engine.core.draw import draw_weights
 from engine.core.jit import kernel
+from engine.core.special import total
 from engine.kernels import interface, sentence
-from engine.kernels.hmm import (ALPHA, ALPHA_EMIT, add_emission, add_trans, file_under, implements,
+from engine.models.hmm.kernels import (ALPHA, ALPHA_EMIT, add_emission, add_trans, file_under, implements,
                                 next_state, prev_state, refresh_den, type_key, unfile_site)
 
 # A running product of probabilities moves into its log once below this. One factor (a
@@ -240,22 +241,6 @@ def transition_step(theta, scale, previous, row):
         for k in range(k1):
             row[k] += f * into[k]
         j += 1
-
-
-@kernel
-def total(x):
-    """The sum of x (float64[n]) as four interleaved partial sums: one running sum would be a
-    chain of dependent additions, several times slower over a few dozen entries."""
-    s0 = s1 = s2 = s3 = 0.0
-    n4 = x.shape[0] - x.shape[0] % 4
-    for i in range(0, n4, 4):
-        s0 += x[i]
-        s1 += x[i + 1]
-        s2 += x[i + 2]
-        s3 += x[i + 3]
-    for i in range(n4, x.shape[0]):
-        s0 += x[i]
-    return (s0 + s1) + (s2 + s3)
 
 
 @kernel

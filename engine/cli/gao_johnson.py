@@ -1,13 +1,13 @@
 """``python -m engine gj-grid``: Gao & Johnson's six estimators × eight (α, α′) × starts on the
-Dask grid, printed in the layout of their Figures 2–5 (engine.gj_grid)."""
+Dask grid, printed in the layout of their Figures 2–5 (engine.experiments.gao_johnson)."""
 import sys
 
 from datasets.errors import CorpusError
 from datasets.tagged import AUTO, FORMATS
-from engine import gj_grid
-from engine.cli_args import FULL_PRECISION, add_cluster_arguments, int_in, name_list
+from engine.experiments import gao_johnson
+from engine.cli.args import FULL_PRECISION, add_cluster_arguments, int_in, name_list
 from engine.grid import ModelRecipe, client_for, run_grid
-from engine.kernels.hmm import DECODINGS
+from engine.models.hmm.kernels import DECODINGS
 
 
 def add_gj_grid_parser(commands):
@@ -27,10 +27,10 @@ def add_gj_grid_parser(commands):
     parser.add_argument("--window", type=int_in(1, 10**6),
                         help="iterations the objective must stay within 0.5%% for a run to "
                              "count as converged (default: a quarter of --iters; theirs 2,000)")
-    parser.add_argument("--estimators", type=name_list(gj_grid.ESTIMATORS),
-                        default=list(gj_grid.ESTIMATORS),
+    parser.add_argument("--estimators", type=name_list(gao_johnson.ESTIMATORS),
+                        default=list(gao_johnson.ESTIMATORS),
                         help="comma-separated (default all six: " +
-                             ",".join(gj_grid.ESTIMATORS) + ")")
+                             ",".join(gao_johnson.ESTIMATORS) + ")")
     parser.add_argument("--decode", choices=tuple(DECODINGS), default="posterior",
                         help="how EM and VB tag the corpus from their parameters")
     parser.add_argument("--format", choices=(AUTO,) + FORMATS, default=AUTO,
@@ -50,7 +50,7 @@ def run_gj_grid(args):
         recipe.build()
     except CorpusError as err:
         raise CorpusError(f"{args.data}: {err}") from None
-    tasks = gj_grid.grid(args.iters, args.starts, args.estimators, seed=args.seed,
+    tasks = gao_johnson.grid(args.iters, args.starts, args.estimators, seed=args.seed,
                          window=args.window)
 
     def progress(frame, done, total):
@@ -65,9 +65,9 @@ def run_gj_grid(args):
         rows = run_grid(recipe, tasks, client, on_result=progress)
     if args.out:
         rows.to_csv(args.out, index=False, float_format=FULL_PRECISION)
-    table = gj_grid.means(rows)
+    table = gao_johnson.means(rows)
     window = tasks[0].window
-    print(gj_grid.layout(table, args.starts, args.iters, window))
+    print(gao_johnson.layout(table, args.starts, args.iters, window))
     print()
-    for claim, (ours, theirs) in gj_grid.claims(table).items():
+    for claim, (ours, theirs) in gao_johnson.claims(table).items():
         print(f"{claim}: ours {'yes' if ours else 'no'}, theirs {'yes' if theirs else 'no'}")

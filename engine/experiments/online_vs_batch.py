@@ -3,7 +3,7 @@ model (Börschinger & Johnson 2011 §6.2 compare with Pearl et al.'s batch MCMC)
 
 A batch chain here is one particle of the filter's unigram model holding the whole corpus: every
 utterance seated from a segmentation whose boundaries are drawn with probability η (Liang et
-al. §5.2), then TOKEN or TYPE moves (engine.kernels.rejuvenation) on every site — Gibbs
+al. §5.2), then TOKEN or TYPE moves (engine.models.usm.rejuvenation) on every site — Gibbs
 sampling of exactly the model the particles approximate, so the log-probabilities compare.
 """
 import time

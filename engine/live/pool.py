@@ -1,7 +1,7 @@
 """Live races: many chains advancing in worker processes while a page only reads their traces
 (SPEC §9.6, the Sampler race).
 
-A ChainPool is a few worker processes (engine.chain_worker; one per core by default) shared by
+A ChainPool is a few worker processes (engine.live.chain_worker; one per core by default) shared by
 every live race of the server process. A LiveRace puts its chains on them — chain i on worker
 i mod W, so every worker gets the same mix of samplers — and moves their *target*: the sweeps
 (equal passes) or the engine seconds (equal engine time) a chain may reach. Workers sweep
@@ -28,7 +28,7 @@ import pandas as pd
 from engine.grid import KEYS, ChainTask
 from engine.run import thinned
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STEP_WAIT = 30.0  # seconds Step waits for every chain's pass before returning
 MAX_TICK = 1.0    # seconds of the workers' time one tick may hand out (after a pause: one)
 POLL = 0.01
@@ -55,7 +55,7 @@ class ChainPool:
         mine, theirs = socket.socketpair()
         path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         process = subprocess.Popen(
-            [sys.executable, "-m", "engine.chain_worker", str(theirs.fileno())],
+            [sys.executable, "-m", "engine.live.chain_worker", str(theirs.fileno())],
             pass_fds=[theirs.fileno()], env={**os.environ, "PYTHONPATH": path}, cwd=ROOT)
         theirs.close()
         connection = Connection(mine.detach())

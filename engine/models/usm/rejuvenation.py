@@ -27,7 +27,7 @@ import math
 from engine.core.draw import draw_log_weights, random_index, random_subset
 from engine.core.jit import kernel
 from engine.core.special import log_rising
-from engine.kernels.particles_unigram import (ALPHA, CUSTOMERS, ENDS, RHO, _log_base_counting,
+from engine.models.usm.particles import (ALPHA, CUSTOMERS, ENDS, RHO, _log_base_counting,
                                               _pick_table, _uncount, find_word, open_table,
                                               seat_word, unseat_word)
 
