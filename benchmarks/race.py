@@ -7,7 +7,11 @@
 - the η sweep as the page runs it: 11 η × TOKEN/TYPE × 4 chains × 10 s of engine time, the
   measures scored within 5% of the engine time (``race --measure-share 0.05``), on a local Dask
   cluster of 2 processes; wall time of the whole command;
-- a grid's speed-up on 2 workers: 88 chains × 1 s, ``--workers 2`` against ``--workers 1``.
+- a grid's speed-up on 2 workers: 88 chains × 1 s, ``--workers 2`` against ``--workers 1``;
+- issue 24's grid on a real cluster: 2 samplers × 4 chains × 3 η × 15 sweeps on a scheduler and
+  two one-process workers started by ``python -m engine cluster`` from another folder, against
+  the same grid on ``--workers 2`` (a LocalCluster started by the command); wall time of the
+  command, the external cluster already running.
 
 Alone: ``python -m benchmarks race``.
 """
@@ -22,6 +26,7 @@ from pathlib import Path
 
 from benchmarks.class_load import _descendants, _server, _to_idle
 from benchmarks.common import Row
+from tests.unit.test_cluster import external_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 BR_PHONO = ROOT.parent / "shared" / "data" / "br-phono.txt"
@@ -31,6 +36,8 @@ RACE = ("/sampler_race?samplers=token,type,anneal,greedy,sentence&chains=4&clock
 TICK = re.compile(r"The server took ([\d,]+) ms")
 GRID = ["--model", "usm", "--data", str(BR_PHONO), "--samplers", "token,type", "--chains", "4",
         "--eta-sweep", "0:1:0.1"]
+CLUSTER_GRID = ["--model", "usm", "--data", str(BR_PHONO), "--samplers", "token,type",
+                "--chains", "4", "--eta-sweep", "0:1:0.5", "--sweeps", "15"]
 
 
 def tick_times():
@@ -66,10 +73,10 @@ def tick_times():
     return times, passes
 
 
-def timed_race(*args):
+def timed_race(*args, grid=GRID):
     with tempfile.TemporaryDirectory() as out:
         t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "engine", "race", *GRID, *args, "--out", out],
+        done = subprocess.run([sys.executable, "-m", "engine", "race", *grid, *args, "--out", out],
                               cwd=ROOT, capture_output=True, text=True, timeout=3600)
         if done.returncode:
             raise RuntimeError(f"race failed:\n{done.stderr[-2000:]}")
@@ -84,6 +91,7 @@ def rows():
     sweep = timed_race("--seconds", "10", "--measure-share", "0.05", "--workers", "2")
     two = timed_race("--seconds", "1", "--workers", "2")
     one = timed_race("--seconds", "1", "--workers", "1")
+    local, external = local_and_external()
     return [
         Row("Race page play tick, 5 samplers × 4 chains, br-phono (median)",
             statistics.median(times), 300.0, "ms",
@@ -97,4 +105,17 @@ def rows():
         Row("Grid of 88 chains × 1 s, 2 workers against 1", one / two, 1.7, "×",
             f"{one:.1f} s on 1 (in process) against {two:.1f} s on a local Dask cluster of 2",
             higher=True),
+        Row("Grid of 24 chains × 15 sweeps, external 2-worker cluster against a local one",
+            external / local, 1.3, "×",
+            f"{external:.1f} s on `python -m engine cluster` processes against {local:.1f} s on "
+            "`--workers 2`; br-phono, token,type × 4 chains × η 0, 0.5, 1"),
     ]
+
+
+def local_and_external():
+    """Wall times (s) of the cluster grid on ``--workers 2`` and on an external cluster of a
+    scheduler and two one-process workers, started from a folder outside the checkout."""
+    local = timed_race("--workers", "2", grid=CLUSTER_GRID)
+    with tempfile.TemporaryDirectory() as folder, external_cluster(Path(folder)) as address:
+        external = timed_race("--scheduler", address, grid=CLUSTER_GRID)
+    return local, external

@@ -1,24 +1,34 @@
 """Grids of chains — samplers × chains × η — for diagnosing mixing (Liang et al. §5.2, Fig. 5).
 
 Every chain is an independent task: it builds the model from a ``ModelRecipe`` (a registered
-model, its corpus file and options: a few bytes to send, and each worker process builds the
-model once), runs one sampler from its own seed and returns its trace. Any task with a
-``run(recipe) -> DataFrame`` method runs the same way (engine.experiments.table1's particle filters). ``run_grid`` runs the
+model, its corpus's bytes — read here, so a cluster's machines need no copy of the file — and
+its options; each worker process builds the model once) or takes a ``BuiltModel``, runs one
+sampler from its own seed and returns its trace. Any task with a ``run(recipe) -> DataFrame``
+method runs the same way (engine.experiments.table1's particle filters). ``run_grid`` runs the
 tasks one after another, or on a Dask cluster (``dask.distributed``): a ``LocalCluster`` of
-processes on this machine, or any cluster's scheduler, without a change to the tasks. Results
-come back as the chains finish.
+processes on this machine, or the cluster at a scheduler's address (started with ``python -m
+engine cluster``, docs/command-line.md), without a change to the tasks. Results come back as
+the chains finish.
+
+A cluster's scheduler and workers unpickle what they are sent, and a client what they send
+back: use only a cluster you trust. Which cluster a server's pages use is therefore chosen by
+whoever starts the server (``server_scheduler``), never by a visitor.
 
 Chain c of every sampler starts from the same state (seed ``seed + c``), so samplers are
 compared from identical starts and chains differ only in where they start and their draws.
 """
 import contextlib
 import math
+import os
+import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import pandas as pd
 
-from engine.diagnostics import diagnose_chains
+import engine
+from datasets.text import read_bytes
 from engine.models import registry
 from engine.run import Run
 
@@ -26,14 +36,32 @@ from engine.run import Run
 KEYS = ("sampler", "chain", "eta")
 
 
+SCHEDULER_VARIABLE = "TYPEBLOCKS_SCHEDULER"
+CONNECT_SECONDS = 10  # to reach a scheduler
+WORKER_WAIT_SECONDS = 30  # for a cluster's first worker to join
+
+
+class ClusterError(ValueError):
+    """A cluster that cannot run the engine's grids: unreachable, without workers, or running
+    another engine (or none)."""
+
+
 @dataclass(frozen=True)
 class ModelRecipe:
     """How to build a model in any process: a registered model's name, its corpus file (None:
-    the built-in corpus) and its options as ((name, value), …)."""
+    the built-in corpus) and its options as ((name, value), …).
+
+    The file's bytes are read when the recipe is made and travel with it (``corpus``), so a
+    worker on another machine builds the same model without the file."""
 
     name: str
     data: str = None
     options: tuple = ()
+    corpus: bytes = field(default=None, repr=False)
+
+    def __post_init__(self):
+        if self.data is not None and self.corpus is None:  # a CorpusError naming the path
+            object.__setattr__(self, "corpus", read_bytes(Path(self.data)))
 
     def build(self):
         return _built(self)
@@ -52,7 +80,15 @@ class BuiltModel:
 
 @lru_cache(maxsize=4)
 def _built(recipe):
-    return registry.get(recipe.name).build(recipe.data, **dict(recipe.options))
+    """The recipe's model, built once per process. A model builds from a file, so the corpus's
+    bytes are written to a private temporary one under the original file's name."""
+    model = registry.get(recipe.name)
+    if recipe.data is None:
+        return model.build(None, **dict(recipe.options))
+    with tempfile.TemporaryDirectory(prefix="typeblocks-corpus-") as folder:
+        path = Path(folder) / Path(recipe.data).name
+        path.write_bytes(recipe.corpus)
+        return model.build(str(path), **dict(recipe.options))
 
 
 @dataclass(frozen=True)
@@ -110,33 +146,103 @@ def run_chain(recipe, task):
         [*KEYS, *frame.columns]]
 
 
-@contextlib.contextmanager
-def local_cluster(workers):
-    """A Dask client of a local cluster of ``workers`` processes, a thread each, closed
-    afterwards.
+def glibc_malloc():
+    """Dask's configuration for the worker processes it spawns from here on, with glibc's
+    default memory trimming (a context manager).
 
     Dask starts its workers with MALLOC_TRIM_THRESHOLD_=65536 (to give memory back to the
     system sooner). The scoring after every sweep allocates and frees arrays of the corpus's
     size, and with that setting it took 3 times as long: a 1-second br-phono TOKEN chain took
-    2.8 s instead of 1.6 s. The workers here keep glibc's default."""
+    2.8 s instead of 1.6 s."""
     import dask
-    from distributed import Client, LocalCluster
     environ = {key: value for key, value in
                dask.config.get("distributed.nanny.pre-spawn-environ").items()
                if key != "MALLOC_TRIM_THRESHOLD_"}
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}), \
-            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                         dashboard_address=None) as cluster, Client(cluster) as client:
+    return dask.config.set({"distributed.nanny.pre-spawn-environ": environ})
+
+
+@contextlib.contextmanager
+def local_cluster(workers):
+    """A Dask client of a local cluster of ``workers`` processes, a thread each, closed
+    afterwards (its workers keep glibc's memory trimming: ``glibc_malloc``)."""
+    from distributed import Client, LocalCluster
+    with glibc_malloc(), LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster, \
+            Client(cluster) as client:
         yield client
+
+
+def server_scheduler():
+    """The scheduler whose cluster a server's pages run their grids on: the address in the
+    environment variable TYPEBLOCKS_SCHEDULER (``make run TYPEBLOCKS_SCHEDULER=tcp://…``), or
+    None for a local cluster. Whoever starts the server chooses it, never a visitor: a Dask
+    client unpickles what a scheduler sends back, so a scheduler of a visitor's choosing could
+    run code on the server."""
+    return os.environ.get(SCHEDULER_VARIABLE) or None
+
+
+@contextlib.contextmanager
+def cluster_client(scheduler):
+    """A Dask client of the cluster at ``scheduler``, once it is checked (``check_cluster``);
+    a ClusterError saying what to do when it cannot run the grids."""
+    from distributed import Client
+    try:
+        client = Client(scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, ValueError, TypeError) as err:  # refused, timed out, not an address
+        raise ClusterError(f"cannot reach a Dask scheduler at {scheduler}: {err}") from None
+    with client:
+        check_cluster(client, scheduler)
+        yield client
+
+
+def check_cluster(client, scheduler):
+    """A ClusterError unless the cluster has a worker and its scheduler and every worker run
+    this checkout's engine (``engine.version``): they unpickle the engine's tasks, and another
+    version could give other traces."""
+    start = "start it from this checkout with `python -m engine cluster scheduler`"
+    try:
+        theirs = client.run_on_scheduler(engine.version)
+    except Exception as err:  # whatever the scheduler failed with, it cannot run the engine
+        raise ClusterError(f"the scheduler at {scheduler} cannot run the engine ({err!r}): "
+                           f"{start}") from None
+    if theirs != engine.version():
+        raise ClusterError(f"the scheduler at {scheduler} runs engine version {theirs}, this "
+                           f"checkout is {engine.version()}: {start}")
+    try:
+        client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
+    except TimeoutError:
+        raise ClusterError(f"no worker joined the scheduler at {scheduler} in "
+                           f"{WORKER_WAIT_SECONDS} s: start one with `python -m engine cluster "
+                           f"worker {scheduler}`") from None
+    problems = worker_problems(client.run(engine.version, on_error="return"))
+    if problems:
+        raise ClusterError(f"{'; '.join(problems)}: start them from this checkout with "
+                           f"`python -m engine cluster worker {scheduler}`")
+
+
+def worker_problems(versions):
+    """What is wrong with the workers, given each one's engine version or the error it
+    raised asked for it ({address: version or exception}): one phrase per kind of fault."""
+    faults = {}
+    for address, version in sorted(versions.items()):
+        if isinstance(version, BaseException):
+            fault = f"cannot run the engine ({version})"
+        elif version != engine.version():
+            fault = f"run engine version {version}, this checkout is {engine.version()}"
+        else:
+            continue
+        faults.setdefault(fault, []).append(address)
+    return [f"the workers at {', '.join(addresses)} {fault}"
+            for fault, addresses in faults.items()]
 
 
 @contextlib.contextmanager
 def client_for(workers, scheduler=None):
-    """A Dask client for the cluster at ``scheduler``, or for a local cluster of ``workers``
-    processes (closed afterwards); None (every task in this process) for one worker."""
+    """A Dask client for the cluster at ``scheduler`` (checked: ``cluster_client``), or for a
+    local cluster of ``workers`` processes (closed afterwards); None (every task in this
+    process) for one worker."""
     if scheduler:
-        from distributed import Client
-        with Client(scheduler) as client:
+        with cluster_client(scheduler) as client:
             yield client
     elif workers and workers > 1:
         with local_cluster(workers) as client:
@@ -165,7 +271,9 @@ def _results(recipe, grid, client):
             yield index, task.run(recipe)
         return
     from distributed import as_completed
-    futures = client.map(_run_task, [recipe] * len(grid), grid, pure=False)
+    # the recipe (a corpus, a model) goes to the cluster once, not once per task
+    shared = None if recipe is None else client.scatter(recipe, hash=False)
+    futures = client.map(_run_task, [shared] * len(grid), grid, pure=False)
     where = {future.key: index for index, future in enumerate(futures)}
     for future in as_completed(futures):
         yield where[future.key], future.result()
@@ -179,6 +287,7 @@ def summary(traces, measures=()):
     """Per sampler and η: R̂ and bulk/tail ESS of the log-likelihood (last half of every
     chain, chains cut to one length), ESS per second of engine time, and the final
     log-likelihood and ``measures``, medians over the chains."""
+    from engine.diagnostics import diagnose_chains  # ArviZ takes a second to import
     rows = []
     for (sampler, eta), group in traces.groupby(["sampler", "eta"], sort=False, dropna=False):
         chains = [chain for _, chain in group.groupby("chain", sort=True)]

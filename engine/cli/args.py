@@ -1,5 +1,8 @@
-"""Argument types for the command line: each rejects bad input with a message saying what to give."""
+"""What every command's arguments share: argument types that reject bad input with a message
+saying what to give, the one-line error parser, output paths checked before any work, and the
+choice of cluster for a grid."""
 import argparse
+import math
 import os
 
 FULL_PRECISION = "%.17g"  # exact quantities round-trip through a CSV
@@ -32,11 +35,26 @@ def float_in(low, high):
     return parse
 
 
+def positive_number(text):
+    """An argparse type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text}")
+    return value
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line on stderr and exit status 2."""
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+class Help(argparse.RawDescriptionHelpFormatter):
+    """Keeps the epilog's line breaks (the list of models)."""
 
 
 def option_type(option):
@@ -48,16 +66,52 @@ def option_type(option):
     return str
 
 
-def check_writable(parser, *paths):
-    """Fail before any work when an output cannot be written: its folder does not exist, or
-    the path is a folder itself."""
-    for path in paths:
-        if not path:
-            continue
-        if os.path.isdir(path):
-            parser.error(f"cannot write {path}: it is a folder; give a file name")
-        if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-            parser.error(f"cannot write {path}: its folder does not exist")
+def add_output(parser, *flags, folder=False, **settings):
+    """Add an argument naming an output (a file; with ``folder``, a folder made if missing).
+    The parser's ``outputs`` default lists them, so ``check_outputs`` finds every command's
+    outputs and refuses a bad one before the command does any work."""
+    action = parser.add_argument(*flags, **settings)
+    parser.set_defaults(outputs=(parser.get_default("outputs") or ()) + ((action.dest, folder),))
+    return action
+
+
+def check_outputs(parser, args):
+    """Fail with one line (status 2) when an output of the command cannot be written, before
+    any sampling: a file whose folder does not exist or that is a folder, a folder that is a
+    file, or a place this user may not write to."""
+    for dest, folder in args.outputs:
+        path = getattr(args, dest)
+        if path:
+            problem = folder_problem(path) if folder else file_problem(path)
+            if problem:
+                parser.error(f"cannot write {path}: {problem}")
+
+
+def file_problem(path):
+    """Why a file cannot be written at ``path`` (None: it can)."""
+    if os.path.isdir(path):
+        return "it is a folder; give a file name"
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        return "its folder does not exist"
+    if not os.access(path if os.path.exists(path) else parent, os.W_OK):
+        return "permission denied"
+    return None
+
+
+def folder_problem(path):
+    """Why a folder cannot be written (or made, with its parents) at ``path`` (None: it can).
+    An existing folder is written into, whatever it holds."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        return "it is a file; give a folder (made if missing)"
+    existing = os.path.abspath(path)
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        return f"{existing} is a file, so the folder cannot be made"
+    if not os.access(existing, os.W_OK):
+        return "permission denied"
+    return None
 
 
 def name_list(choices):
@@ -94,4 +148,5 @@ def add_cluster_arguments(parser, tasks):
                        help="worker processes of a local Dask cluster (default: the cores); "
                             f"1 runs every {tasks[:-1]} in this process")
     where.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. "
-                                           "tcp://10.0.0.5:8786, to run on its cluster")
+                                           "tcp://10.0.0.5:8786, to run on its cluster (start "
+                                           "it with `python -m engine cluster`)")

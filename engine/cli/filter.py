@@ -20,10 +20,13 @@ import numpy as np
 
 from datasets.errors import CorpusError
 from engine import samplers
+from engine.cli.args import (FULL_PRECISION, Help, add_cluster_arguments, add_output, int_in,
+                             name_list, option_type)
+from engine.cli.models import add_model_arguments, checked_model, load_model
 from engine.experiments import table1
-from engine.cli.args import (FULL_PRECISION, add_cluster_arguments, int_in, name_list,
-                             option_type)
 from engine.grid import ModelRecipe, client_for, run_grid
+from engine.models import registry
+from engine.models.protocol import Population
 from engine.core.resampling import SCHEMES
 from engine.samplers.particle import Rejuvenation, threshold_fraction
 
@@ -31,6 +34,23 @@ TRACE_COLUMNS = ("utterance", "seconds", "ess", "resampled", "log_z", "distinct_
 BASELINES = {"dps": "DPS: one particle, each utterance's segmentation drawn from Q",
              "dpm": "DPM: one particle, each utterance's most probable segmentation under Q"}
 
+
+
+def add_particle_options(parser, model):
+    """The flags of ``model``'s particle-filter options (its ``particle_options``), if a model
+    was named."""
+    if model is None:
+        return
+    group = parser.add_argument_group("the particle filter's model")
+    for option in model.particle_options:
+        group.add_argument(option.flag, dest=option.name, type=option_type(option),
+                           default=option.default,
+                           help=f"{option.help} (default {option.default})")
+
+
+def population_of(model, args):
+    """The model's side of the particle filter with the options the command line gave."""
+    return model.particles(**{o.name: getattr(args, o.name) for o in model.particle_options})
 
 def threshold_text(text):
     """An argparse type: N, N/2 or a fraction in (0, 1], kept as given."""
@@ -41,19 +61,14 @@ def threshold_text(text):
     return text
 
 
-def add_filter_parser(commands, model, add_model_arguments, help_class):
+def add_filter_parser(commands, model):
     """The ``filter`` subcommand (its model options once --model is known)."""
     parser = commands.add_parser(
         "filter", help="the particle filter: one pass over the utterances (a trace row per "
                        "utterance), then §6.1's weighted scores as JSON",
-        formatter_class=help_class)
+        formatter_class=Help)
     add_model_arguments(parser, model)
-    if model is not None:
-        group = parser.add_argument_group("the particle filter's model")
-        for option in getattr(model, "particle_options", ()):
-            group.add_argument(option.flag, dest=option.name, type=option_type(option),
-                               default=option.default, help=f"{option.help} (default "
-                                                            f"{option.default})")
+    add_particle_options(parser, model)
     parser.add_argument("--particles", type=int_in(1, 100_000), default=None,
                         help="N, the number of particles (required unless --baseline)")
     parser.add_argument("--threshold", type=threshold_text, default="N/2",
@@ -73,13 +88,13 @@ def add_filter_parser(commands, model, add_model_arguments, help_class):
     parser.add_argument("--rejuvenate-every", type=int_in(1, 10**6), default=1, metavar="K",
                         help="rejuvenate after every K-th utterance (default 1)")
     parser.add_argument("--seed", type=int_in(0), default=0, help="run r's seed is SEED + r")
-    parser.add_argument("--trace", required=True, help="CSV file for the per-utterance trace")
-    parser.add_argument("--output", help="file for the heaviest final particle's §6.1 "
-                                         "segmentation (plain segmented text)")
+    add_output(parser, "--trace", required=True, help="CSV file for the per-utterance trace")
+    add_output(parser, "--output", help="file for the heaviest final particle's §6.1 "
+                                        "segmentation (plain segmented text)")
     parser.add_argument("--runs", type=int_in(1, 100_000), default=1,
                         help="independent filters, seeds SEED, SEED + 1, … (default 1)")
-    parser.add_argument("--runs-out", help="CSV file for one summary row per run "
-                                           "(run,seed,log_z,final_ess,… §6.1 scores)")
+    add_output(parser, "--runs-out", help="CSV file for one summary row per run "
+                                          "(run,seed,log_z,final_ess,… §6.1 scores)")
     parser.add_argument("--threads", type=int_in(1, 256), default=os.cpu_count() or 1,
                         help="threads sharing the particles (default: the machine's cores)")
     return parser
@@ -105,13 +120,22 @@ def filter_settings(args):
                             "rejuvenation": rejuvenation}
 
 
+def run_filter(args):
+    """The filter command, for a model that offers the particle filter."""
+    model_class = checked_model(args)
+    if "particle" not in model_class.populations:
+        offering = list(registry.models(Population))
+        raise ValueError(f"the {model_class.name} model has no particle filter: choose one of "
+                         f"{', '.join(offering)}")
+    run_filters(load_model(model_class, args), args)
+
+
 def run_filters(model, args):
     """Run --runs filters; write the trace, the summary rows and --output; print the scores."""
     n, settings = filter_settings(args)
     if args.runs > 1 and not args.runs_out:
         raise ValueError("--runs R writes one summary row per run: give --runs-out FILE.csv")
-    particles = {o.name: getattr(args, o.name) for o in model.particle_options}
-    population = model.particles(**particles)
+    population = population_of(model, args)
     columns = TRACE_COLUMNS + (("acceptance",) if settings.get("rejuvenation") else ())
     summaries, last = [], None
     with open(args.trace, "w", newline="", encoding="utf-8") as trace_file:
@@ -166,7 +190,7 @@ def summary_of(rows):
             **{f"{k}_sd": float(v.std(ddof=1)) for k, v in values.items()}}
 
 
-def add_table1_parser(commands):
+def add_table1_parser(commands, model):
     """The ``table1`` subcommand: their Table 1 grid on Dask."""
     parser = commands.add_parser(
         "table1", help="Börschinger & Johnson's Table 1: the particle filter for N particles × "
@@ -183,7 +207,7 @@ def add_table1_parser(commands):
     parser.add_argument("--runs", type=int_in(1, 1000),
                         help="runs per cell (default theirs: 10 for N ≤ 100, 2 above)")
     parser.add_argument("--seed", type=int_in(0), default=0, help="run r's seed is SEED + r")
-    parser.add_argument("--out", help="CSV file for every run's row")
+    add_output(parser, "--out", help="CSV file for every run's row")
     add_cluster_arguments(parser, "filters")
     return parser
 
@@ -196,8 +220,9 @@ def size_list(text):
 
 def run_table1(args):
     """Run the grid, report progress on stderr, print the table and the issue's checks."""
-    recipes = {model: ModelRecipe(table1.MODELS[model], args.data) for model in args.models}
     try:  # a bad corpus fails here, once, with its message
+        # the corpus's bytes travel with every task: a cluster's workers need no copy of the file
+        recipes = {model: ModelRecipe(table1.MODELS[model], args.data) for model in args.models}
         for recipe in recipes.values():
             recipe.build()
     except CorpusError as err:

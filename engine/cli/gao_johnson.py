@@ -5,12 +5,12 @@ import sys
 from datasets.errors import CorpusError
 from datasets.tagged import AUTO, FORMATS
 from engine.experiments import gao_johnson
-from engine.cli.args import FULL_PRECISION, add_cluster_arguments, int_in, name_list
+from engine.cli.args import FULL_PRECISION, add_cluster_arguments, add_output, int_in, name_list
 from engine.grid import ModelRecipe, client_for, run_grid
 from engine.models.hmm.kernels import DECODINGS
 
 
-def add_gj_grid_parser(commands):
+def add_gj_grid_parser(commands, model):
     """The ``gj-grid`` subcommand."""
     parser = commands.add_parser(
         "gj-grid", help="Gao & Johnson's six HMM estimators × their eight (α, α′) × several "
@@ -37,16 +37,17 @@ def add_gj_grid_parser(commands):
                         help="the corpus format (default: told from the text)")
     parser.add_argument("--seed", type=int_in(0), default=0,
                         help="start r's seed is SEED + r (the same for every estimator)")
-    parser.add_argument("--out", help="CSV file for every run's row")
+    add_output(parser, "--out", help="CSV file for every run's row")
     add_cluster_arguments(parser, "runs")
     return parser
 
 
 def run_gj_grid(args):
     """Run the grid, report progress on stderr, print the figures and their three findings."""
-    recipe = ModelRecipe("hmm", args.data, (("n_states", args.states), ("decode", args.decode),
-                                            ("format", args.format)))
     try:  # a bad corpus fails here, once, with its message
+        # the corpus's bytes travel with the grid: a cluster's workers need no copy of the file
+        recipe = ModelRecipe("hmm", args.data, (("n_states", args.states),
+                                                ("decode", args.decode), ("format", args.format)))
         recipe.build()
     except CorpusError as err:
         raise CorpusError(f"{args.data}: {err}") from None

@@ -78,7 +78,7 @@ class EstimatorTask:
     def run(self, recipe):
         """One summary row: the keys, the final measures, the iteration it converged at and
         the engine seconds per iteration."""
-        model = recipe.build().with_prior(self.alpha, self.alpha_emit)
+        model = recipe.build().with_prior(alpha=self.alpha, alpha_emit=self.alpha_emit)
         chain = ChainTask(self.sampler, self.start, self.seed, self.eta, self.iterations,
                           measure_share=self.measure_share)
         trace = run_chain(BuiltModel(model), chain)

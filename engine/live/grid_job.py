@@ -4,12 +4,12 @@ The app cannot start Dask's local cluster itself: Dask's worker processes are sp
 spawned process re-runs the parent's main module, which in the app is the Streamlit script.
 So the app writes the job (a recipe, the tasks, where to run them) to DIR/job.pickle and starts
 this module; it runs the grid like the ``race`` command (engine.grid.run_grid, a LocalCluster of
-processes or the cluster at a scheduler's address), prints ``done total`` after every task, and
+processes or the cluster at a scheduler's address — the server's, engine.grid.server_scheduler,
+chosen by whoever started it), prints ``done total`` after every task, and
 writes DIR/traces.csv and DIR/summary.csv (engine.cli.race_output) at the end — or, for a job of
 ``rows`` (engine.experiments.table1's filter runs), appends each task's rows to DIR/rows.csv as it
 finishes, so a page can show them as they arrive.
 """
-import contextlib
 import os
 import pickle
 import signal
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from engine.grid import client_for, run_grid, summary
+from engine.grid import ClusterError, client_for, run_grid, summary
 from engine.cli.race_output import measure_columns, write_race
 
 
@@ -123,4 +123,7 @@ class GridJob:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    try:
+        main(sys.argv[1])
+    except ClusterError as err:  # the page shows this line (GridJob.error), not a traceback
+        sys.exit(str(err))

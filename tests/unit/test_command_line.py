@@ -331,3 +331,32 @@ def test_bigram_refuses_bad_options_in_one_line(tmp_path, args, says):
                   "--trace", tmp_path / "t.csv", *args)
     assert done.returncode == 2 and says in done.stderr, done.stderr
     assert not (tmp_path / "t.csv").exists()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["race", "--model", "usm", "--samplers", "token", "--sweeps", "3", "--out", "{file}"],
+     "it is a file; give a folder"),
+    (["race", "--model", "usm", "--samplers", "token", "--sweeps", "3", "--out", "{file}/race"],
+     "is a file, so the folder cannot be made"),
+    (["toy-posterior", "--n", "5", "--out", "{tmp}"], "it is a folder"),
+    (["run", "--model", "usm", "--sampler", "token", "--sweeps", "1", "--trace", "{tmp}/t.csv",
+      "--samples", "{tmp}/no/s.txt"], "its folder does not exist"),
+    (["run", "--model", "usm", "--sampler", "token", "--sweeps", "1", "--trace", "{tmp}/t.csv",
+      "--output", "{file}/seg.txt"], "its folder does not exist"),
+    (["filter", "--model", "unigram", "--particles", "2", "--runs", "2", "--trace",
+      "{tmp}/t.csv", "--runs-out", "{tmp}"], "it is a folder"),
+    (["table1", "--sizes", "1", "--runs", "1", "--workers", "1", "--out", "{tmp}/no/rows.csv"],
+     "its folder does not exist"),
+    (["gj-grid", "--iters", "4", "--workers", "1", "--out", "{tmp}/no/rows.csv"],
+     "its folder does not exist"),
+])
+def test_every_output_is_checked_before_any_work(tmp_path, args, says):
+    existing = tmp_path / "existing.txt"
+    existing.write_text("kept\n")
+    done = engine(*[a.replace("{file}", str(existing)).replace("{tmp}", str(tmp_path))
+                    for a in args])
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()  # not even the note on the built-in corpus
+    assert len(lines) == 1 and "cannot write" in lines[0] and says in lines[0], done.stderr
+    assert existing.read_text() == "kept\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["existing.txt"]

@@ -1,6 +1,9 @@
 """Grids of chains (engine/grid.py): seeds and starts, the summary, and the same traces on a
 real Dask LocalCluster of two worker processes as in one process."""
 import os
+import pickle
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -9,6 +12,7 @@ import pytest
 from engine.grid import ModelRecipe, local_cluster, run_grid, summary, tasks
 
 TOY = ModelRecipe("toy", options=(("n", 200),))
+NURSERY = Path(__file__).resolve().parents[2] / "datasets" / "builtin" / "nursery.txt"
 
 
 def without_time(traces):
@@ -58,3 +62,13 @@ def test_a_dask_cluster_gives_the_serial_traces():
     pd.testing.assert_frame_equal(without_time(spread), without_time(serial))
     assert seen == [(k, len(grid)) for k in range(1, len(grid) + 1)]
     assert np.isfinite(spread.seconds).all()
+
+
+def test_a_recipe_carries_its_corpus_so_a_worker_needs_no_file(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    shutil.copy(NURSERY, corpus)
+    recipe = ModelRecipe("usm", str(corpus), (("alpha0", 5.0),))
+    corpus.unlink()  # as on a worker of another machine
+    model = pickle.loads(pickle.dumps(recipe)).build()
+    assert model.texts == ModelRecipe("usm", str(NURSERY), (("alpha0", 5.0),)).build().texts
+    assert model.alpha0 == 5.0

@@ -1,0 +1,75 @@
+"""``python -m engine race``: a grid of chains — samplers × chains × η — on Dask, then the
+traces, the R-hat/ESS summary and their pictures in a folder (engine.cli.race_output)."""
+import sys
+
+from engine import samplers
+from engine.cli.args import (Help, add_cluster_arguments, add_output, eta_range, float_in,
+                             int_in, name_list)
+from engine.cli.models import (add_model_arguments, checked_model, initialisation, load_model,
+                               model_epilog)
+from engine.grid import ModelRecipe, client_for, run_grid, summary, tasks
+
+
+def add_race_parser(commands, model):
+    """The ``race`` subcommand (its model options once --model is known)."""
+    parser = commands.add_parser(
+        "race", help="several chains of several samplers (and η values) on Dask; traces, "
+                     "R-hat and ESS as CSV", epilog=model_epilog(model), formatter_class=Help)
+    add_model_arguments(parser, model, initialisation=True)
+    parser.add_argument("--samplers", type=name_list(samplers.names()), required=True,
+                        help="comma-separated, e.g. token,type,type-token")
+    parser.add_argument("--chains", type=int_in(2, 1000), default=4,
+                        help="chains per sampler (and η), chain c from seed SEED + c (default 4)")
+    length = parser.add_mutually_exclusive_group(required=True)
+    length.add_argument("--sweeps", type=int_in(2), help="sweeps per chain")
+    length.add_argument("--seconds", type=float_in(0.001, 10**6),
+                        help="engine seconds per chain (sweeps until then)")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--eta", type=float_in(0.0, 1.0), default=None,
+                       help="initialisation η of every chain (default: the model's)")
+    start.add_argument("--eta-sweep", type=eta_range,
+                       help="START:STOP:STEP: a grid over η (Liang et al. Fig. 5 d-f)")
+    parser.add_argument("--seed", type=int_in(0), default=0, help="chain c's seed is SEED + c")
+    parser.add_argument("--no-skip", action="store_true",
+                        help="TYPE: turn the skip approximation off (exact, slower)")
+    parser.add_argument("--measure-share", type=float_in(0.0, 1.0), default=None,
+                        help="score the measures (accuracy, F) only while they cost at most "
+                             "this share of the engine time, e.g. 0.05 (the last row always "
+                             "has them); default: every sweep")
+    add_output(parser, "--out", dest="out_dir", required=True, folder=True,
+               help="folder for traces.csv and summary.csv (made if missing)")
+    add_cluster_arguments(parser, "chains")
+
+
+def race(args):
+    """The race command: a grid of chains, then traces.csv and summary.csv in --out."""
+    from engine.cli.race_output import measure_columns, write_race  # Altair: slow to import
+    model_class = checked_model(args, args.samplers)
+    load_model(model_class, args)  # a bad corpus or option is refused here, before any worker
+    # the corpus's bytes travel with the grid: a cluster's workers need no copy of the file
+    recipe = ModelRecipe(model_class.name, args.data,
+                         tuple((o.name, getattr(args, o.name)) for o in model_class.options))
+    init = initialisation(model_class, args)
+    init.pop("eta", None)
+    grid = tasks(args.samplers, args.chains, args.eta_sweep or (args.eta,), args.seed,
+                 args.sweeps, args.seconds, not args.no_skip, tuple(init.items()),
+                 args.measure_share)
+
+    def progress(frame, done, total):
+        print(f"  {done}/{total} chains done", file=sys.stderr, flush=True)
+
+    with client_for(args.workers, args.scheduler) as client:
+        traces = run_grid(recipe, grid, client, on_result=progress)
+    table = summary(traces, measures=measure_columns(traces, args.samplers))
+    write_race(args.out_dir, traces, table, plots=plot_labels(model_class, traces))
+    print(table.to_string(index=False))
+
+
+def plot_labels(model_class, traces):
+    """What the race's pictures show: the log-probability, and the model's headline measure
+    when the corpus has gold."""
+    labels = {"loglik": "log-probability"}
+    headline = next((c for c in model_class.trace_labels if c in traces), None)
+    if headline is not None:
+        labels[headline] = model_class.trace_labels[headline]
+    return labels
