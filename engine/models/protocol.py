@@ -1,15 +1,26 @@
-"""What a model offers to the samplers, the command line and the pages: one Protocol.
+"""What a model offers, split into the roles it plays: each a documented ``Protocol``.
+
+A model class says which roles it claims (``roles = (ChainModel, Presentation, …)``) and
+``engine.models.registry.register`` checks, when it registers, that it has every member of each
+with the right kind (class attribute, method, class method) and, for methods, the parameters the
+role names. The roles:
+
+- ``ChainModel``: what the samplers, Run, the command line and the warm-up drive (every model);
+- ``Presentation``: how the pages and files show it (every model);
+- ``CorpusModel``: a model of a corpus that datasets/ reads (every model but the toy);
+- ``Population``: the model's side of the particle filter, whose ``particles()`` is a
+  ``ParticlePopulation`` (a ``RejuvenatingPopulation`` when its particles take MCMC moves);
+- ``Parameters``: a model with explicit parameters, for EM, variational Bayes and the explicit
+  samplers (whose kernels reach the state through engine.kernels.interface's parameter group);
+- ``Lesson``: a model whose lesson page runs kernels of its own, warmed once at start-up.
 
 The samplers reach a model's *state* through the Numba interface (engine.kernels.interface);
-everything else reaches the *model object* through the Python surface below. A model module
-defines a class with these members and registers it (engine.models.registry), and from then on
-the command line, the warm-up, the pages' model pickers and the Home table offer it, and the
-conformance suite (tests/conformance) runs every sampler it names against exact enumeration.
+everything here is the Python surface of the *model object*. ``ModelBase`` gives the defaults
+of the members a model may leave out.
 """
+import inspect
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple, Protocol, runtime_checkable
-
-import numpy as np
+from typing import Any, ClassVar, NamedTuple, Protocol, get_origin
 
 
 @dataclass(frozen=True)
@@ -62,114 +73,358 @@ class SiteView(NamedTuple):
     value_names: tuple
 
 
-@runtime_checkable
-class Model(Protocol):
-    """Every registered model offers these (a class with them is a model).
+# --- the roles ------------------------------------------------------------------------------------
+class ChainModel(Protocol):
+    """What the samplers, Run, the command line and the warm-up drive. Every model claims it.
 
     Class attributes
     ----------------
     name : the registry's key and the command line's ``--model``
-    label : what a page calls it
-    summary : one sentence for the Home table
-    samplers : the registered samplers it offers (engine.samplers)
+    aliases : other names it answers to in ``registry.get`` (the name its paper uses)
+    roles : the roles it claims (this one, Presentation, …), checked when it registers
+    samplers : the chain samplers it offers (engine.samplers; their mixtures come with them)
     options : its settings (``Option``s); ``build`` takes them as keywords
-    init_options : initialisations beyond η (the toy's m)
-    needs_data : whether it reads a corpus file (the toy does not)
-    order : where it stands in lists (the lessons' order)
-    display : how pages draw its analysis ("segmentation", "tagging", …; see ui/views.py)
-    trace_labels : {trace column: what a page calls it} for its measures and scalars, the
-        headline measure first
+    init_options : initialisations beyond η (the toy's m); ``new_state`` takes them
+    needs_data : whether it reads a corpus file (then it claims CorpusModel)
     state_class : its state's namedtuple class, which implements the kernel interface
-    kernel_modules : the modules whose ``for_state(state_class)`` implementations it uses
+    kernel_modules : the modules holding its ``for_state(state_class)`` implementations (their
+        import registers the implementations the registry checks)
+    populations : the population samplers it offers (non-empty exactly when it claims Population)
+    particle_options : the settings of ``particles`` (Population)
+
+    Attributes
+    ----------
+    notes : what reading the corpus left out (blank lines, …), for the user
+    n_sites : the number of sites |S|
     """
 
     name: ClassVar[str]
-    label: ClassVar[str]
-    summary: ClassVar[str]
+    aliases: ClassVar[tuple]
+    roles: ClassVar[tuple]
     samplers: ClassVar[tuple]
     options: ClassVar[tuple]
     init_options: ClassVar[tuple]
     needs_data: ClassVar[bool]
-    order: ClassVar[int]
-    display: ClassVar[str]
-    trace_labels: ClassVar[dict]
     state_class: ClassVar[type]
     kernel_modules: ClassVar[tuple]
+    populations: ClassVar[tuple]
+    particle_options: ClassVar[tuple]
+    notes: tuple
+    n_sites: int
 
-    notes: tuple  # what reading the corpus left out (blank lines, …), for the user
-
-    # --- making one -------------------------------------------------------------------------
     @classmethod
-    def build(cls, path=None, **options) -> "Model":
+    def build(cls, path=None, **options):
         """The model of the corpus file at ``path`` (None: its built-in corpus) with these
         settings. Raises datasets.errors.CorpusError or ValueError with a message for the user."""
 
     @classmethod
-    def tiny(cls) -> "Model":
+    def tiny(cls):
         """A model small enough to compile and run every kernel in milliseconds (warm-up)."""
 
-    # --- states -----------------------------------------------------------------------------
-    n_sites: int
-
     def new_state(self, rng, eta=None, **init):
-        """An initial state (Liang et al. §5.2: η, or the model's own init_options)."""
+        """An initial state (Liang et al. §5.2: η, or the model's own ``init_options``)."""
 
-    def state_from_values(self, values: np.ndarray):
+    def state_from_values(self, values):
         """The state of an analysis as ``values`` gives it, counts built from scratch."""
+
+    def rebuilt_state(self, state):
+        """The state rebuilt from scratch from what ``state`` records: its values, and for a
+        model whose choices carry seats, its seating (the conformance suite compares counts)."""
 
     def clone_state(self, state):
         """An independent copy of a state (nothing shared but the corpus's read-only arrays)."""
 
-    def values(self, state) -> np.ndarray:
+    def values(self, state):
         """The analysis as one number per site, in site order, as the model writes it (the
         site's value, or for the HMM its state 1 … K); ``state_from_values`` reads it back."""
 
-    # --- scoring ----------------------------------------------------------------------------
-    def loglik(self, state) -> float:
+    def loglik(self, state):
         """The exact collapsed log-probability (eq. 3), recomputed from the values alone."""
 
-    def loglik_running(self, state) -> float:
+    def loglik_running(self, state):
         """The same from the state's running counts (equal to ``loglik`` when they are right)."""
 
-    def counts(self, state) -> dict:
+    def counts(self, state):
         """The state's running count tables in a canonical form (comparable across states
         built in different orders, e.g. a hash table as a sorted list)."""
 
-    def measures(self, state) -> dict:
+    def measures(self, state):
         """The accuracy figures against gold for the trace ({} without gold)."""
 
-    def scalars(self, state) -> dict:
+    def scalars(self, state):
         """A few numbers that say what the analysis looks like (the number of words, of states
         used), from the running counts, cheap enough for every trace row."""
 
-    # --- showing and exchanging analyses ------------------------------------------------------
-    def describe_site(self, state, s) -> SiteView:
-        """A page's names for site s's type and values."""
 
-    def site_place(self, s) -> tuple:
+class Presentation(Protocol):
+    """How the pages, the Home table and analysis files show a model. Every model claims it.
+
+    Class attributes
+    ----------------
+    label : what a page calls it
+    summary : one sentence for the Home table
+    order : where it stands in lists (the lessons' order)
+    display : the kind of data it analyses ("segmentation", "tagging", …): the name of a kind
+        in datasets.kinds (its readers) and of a view in ui/kinds (how pages pick and draw it)
+    trace_labels : {trace column: what a page calls it} for its measures and scalars, the
+        headline measure first
+    loglik_label : what a page calls its ``loglik`` ("log p(corpus, segmentation)")
+    """
+
+    label: ClassVar[str]
+    summary: ClassVar[str]
+    order: ClassVar[int]
+    display: ClassVar[str]
+    trace_labels: ClassVar[dict]
+    loglik_label: ClassVar[str]
+
+    def describe_site(self, state, s):
+        """A page's names for site s's type and values (a ``SiteView``)."""
+
+    def site_place(self, s):
         """(sentence, position in it) of site s."""
 
-    def write_analysis(self, state) -> str:
+    def write_analysis(self, state):
         """The analysis as text in the model's readable format."""
 
     def read_analysis(self, path):
         """The state of an analysis file in that format (checked against the corpus)."""
 
-    # Optional: ``populations`` (class attribute): the population samplers it offers (the particle
-    # filter), with ``particle_options`` (Options of ``particles``) and ``particles(**options)``,
-    # the model's side of the filter (engine.samplers.particle); ``aliases``: other names it
-    # answers to (registry.get).
-    # Optional: ``warm_lesson(self)`` runs once at start-up any kernel the model's lesson page
-    # uses beyond the samplers' (the toy's exact posterior); the warm-up calls it when present.
+    def formulas(self):
+        """The model and the equations its samplers use, with this model's numbers, for a page:
+        ((kind, text), …), kind "markdown" or "latex"; () when it shows none."""
 
 
-class CorpusModel:
-    """Defaults for a model that reads a corpus (every model but the toy): no initialisation
-    beyond η, and nothing left out of the corpus until ``build`` says so.
+class CorpusModel(Protocol):
+    """A model of a corpus as datasets/ reads it; the pages build models so."""
 
-    Such a model also offers ``from_corpus(corpus, **options)``: the model of a corpus object
-    as datasets/ reads it (the options without ``reads``); the pages build models so."""
+    @classmethod
+    def from_corpus(cls, corpus, **options):
+        """The model of a corpus object (datasets/), with the settings among ``options`` that
+        are not about reading (no ``reads``)."""
 
+
+class Population(Protocol):
+    """The model's side of the particle filter (engine.samplers.particle).
+
+    Class attributes ``populations`` (the population samplers it offers) and
+    ``particle_options`` (the settings of ``particles``) are ChainModel's, so that every model
+    answers them; a model claiming this role lists at least one population.
+    """
+
+    populations: ClassVar[tuple]
+    particle_options: ClassVar[tuple]
+
+    def particles(self, **options):
+        """A ``ParticlePopulation`` on this model's corpus with these ``particle_options``."""
+
+
+class Parameters(Protocol):
+    """A model with explicit parameters θ: EM, variational Bayes and the explicit samplers
+    (Gao & Johnson §2). Their kernels reach θ through engine.kernels.interface's parameter
+    group (parameter_size, draw_parameters, expected_counts, reestimate, …), which the state
+    implements; a model offering any of them claims this role."""
+
+    def with_prior(self, **prior):
+        """This model with other prior hyperparameters (keywords as its ``options`` name them),
+        its corpus shared: one cell of a grid over the prior (Gao & Johnson's (α, α′))."""
+
+
+class Lesson(Protocol):
+    """A model whose lesson page runs kernels of its own beyond the samplers' (the toy's exact
+    posterior, the restaurants of the bigram model)."""
+
+    def warm_lesson(self):
+        """Run those kernels once on the tiny model (the warm-up calls it at start-up)."""
+
+
+class ParticlePopulation(Protocol):
+    """What the particle filter drives: N particles over the model's observations, in pooled
+    arrays (``parts``) that only the population reads.
+
+    Attributes
+    ----------
+    model : the registered model whose corpus it reads (its class's tiny instance warms the
+        kernels)
+    n_observations : the observations (utterances) read in order
+    rejuvenation_moves : the MCMC moves its particles take ("token", "type"); when any, it is a
+        ``RejuvenatingPopulation``
+    """
+
+    model: Any
+    n_observations: int
+    rejuvenation_moves: ClassVar[tuple]
+
+    def length(self, u):
+        """The size of observation u (its symbols)."""
+
+    def draws(self, u):
+        """How many uniforms one particle uses on observation u: they come from the filter's
+        Generator, so a run is the same whatever the number of threads."""
+
+    def warm(self):
+        """Run any kernel a filter on a tiny corpus would not reach."""
+
+    def new(self, n, keep_segmentations=False):
+        """n empty particles; ``keep_segmentations``: each keeps its analysis of what it reads."""
+
+    def make_room(self, parts, u):
+        """The particles, grown if observation u might not fit."""
+
+    def buffers(self):
+        """Work arrays for one thread of ``propagate`` and ``segment``."""
+
+    def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
+        """Particles lo … hi − 1 each draw an analysis of observation u from Q (its most
+        probable when ``greedy``) and add it: log_inc their eq. 10 factors, log_qo Q's
+        normalisers, bounds their analyses. Mutates parts and the three outputs."""
+
+    def copy(self, parts, sources, targets, read):
+        """Particle targets[i] becomes a copy of sources[i] (``read`` observations read)."""
+
+    def log_joint(self, parts):
+        """log P of each particle's state (its analyses and seating): float64[N]."""
+
+    def segment(self, parts, l, rng, buffers):
+        """Particle l frozen, every observation analysed by a draw from Q."""
+
+    def evaluate(self, parts, l, rng, buffers):
+        """The measures of particle l's frozen analysis (Börschinger & Johnson §6.1)."""
+
+    def lexicon(self, parts, l, top=10):
+        """Particle l's ``top`` words by tokens: [(word, tokens, tables)] (the pages' cards)."""
+
+
+class RejuvenatingPopulation(ParticlePopulation, Protocol):
+    """A population whose particles take MCMC moves on what they have read (Börschinger &
+    Johnson 2012); a batch chain (engine.experiments.online_vs_batch) is one such particle."""
+
+    def move_buffers(self):
+        """Work arrays of one thread's moves."""
+
+    def rejuvenate(self, parts, read, lo, hi, rng, moves, kind, work, tally):
+        """``moves`` moves of ``kind`` in each of particles lo … hi − 1, over the sites of the
+        ``read`` observations read; tally counts proposals and acceptances. Mutates parts."""
+
+    def seat(self, parts, l, bound, rng):
+        """Particle l (empty, keeping its analysis) reads every observation with the analysis
+        ``bound``, its seats drawn from their exact conditional; the particles (grown)."""
+
+
+MODEL_ROLES = (ChainModel, Presentation, CorpusModel, Population, Parameters, Lesson)
+EVERY_MODEL = (ChainModel, Presentation)  # the roles every registered model claims
+
+
+class ModelBase:
+    """The defaults of the members a model may leave out; a model class subclasses it."""
+
+    aliases = ()
     init_options = ()
-    needs_data = True
-    notes = ()  # what reading the corpus left out (blank lines, …), for the user
+    populations = ()  # a model claiming Population lists its population samplers
+    particle_options = ()
+    notes = ()  # what reading the corpus left out, for the user: nothing until build says
+
+    def formulas(self):
+        """No equations shown."""
+        return ()
+
+    def rebuilt_state(self, state):
+        """The state of this state's values, built from scratch (a model whose choices carry
+        more than its values, e.g. seats, writes its own)."""
+        return self.state_from_values(self.values(state))
+
+
+# --- checking a class or an object against a role -------------------------------------------------
+def members(role):
+    """{name: (kind, declared function or None)} of every member ``role`` declares (its base
+    roles' too); kind is "class attribute", "attribute", "method" or "class method"."""
+    out = {}
+    for klass in reversed(role.__mro__[:role.__mro__.index(Protocol)]):
+        for name, annotation in vars(klass).get("__annotations__", {}).items():
+            out[name] = ("class attribute" if get_origin(annotation) is ClassVar else "attribute",
+                         None)
+        for name, value in vars(klass).items():
+            if isinstance(value, classmethod):
+                out[name] = ("class method", value.__func__)
+            elif inspect.isfunction(value) and not name.startswith("_"):
+                out[name] = ("method", value)
+    return out
+
+
+def kind_of(found):
+    """What a member found on a class is: "class method", "static method", "method" or
+    "attribute"."""
+    if isinstance(found, classmethod):
+        return "class method"
+    if isinstance(found, staticmethod):
+        return "static method"
+    if inspect.isfunction(found):
+        return "method"
+    return "attribute"
+
+
+def parameter_names(function, bound):
+    """(the parameter names ``function`` takes by keyword, whether it takes any keyword);
+    ``bound``: its first parameter is self or cls."""
+    parameters = list(inspect.signature(function).parameters.values())[1 if bound else 0:]
+    named = [p.name for p in parameters
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return named, any(p.kind is p.VAR_KEYWORD for p in parameters)
+
+
+def not_taken(found, names):
+    """The names among ``names`` that the method found on a class (a function, class method or
+    static method) does not take as keywords."""
+    function = getattr(found, "__func__", found)
+    taken, any_keyword = parameter_names(function, not isinstance(found, staticmethod))
+    return [] if any_keyword else [name for name in names if name not in taken]
+
+
+def member_problem(target, name, kind, declared):
+    """What is wrong with member ``name`` of ``target`` (a class or an object) for a role that
+    declares it of ``kind``: "" when nothing, "lacking" when absent, else a phrase."""
+    # an instance attribute is looked for on the object; everything else on its class
+    where = target if kind == "attribute" else _class(target)
+    found = inspect.getattr_static(where, name, _ABSENT)
+    if found is _ABSENT:
+        return "lacking"
+    found_kind = kind_of(found)
+    # a static method answers a call on the class and on an instance alike
+    if kind == "class method" and found_kind not in ("class method", "static method"):
+        return f"its {name} is {_article(found_kind)}, not a class method"
+    if kind == "method" and found_kind == "attribute":
+        return f"its {name} is an attribute, not a method"
+    if kind in ("class attribute", "attribute") and found_kind != "attribute":
+        return f"its {name} is {_article(found_kind)}, not {_article(kind)}"
+    if declared is not None:
+        absent = not_taken(found, parameter_names(declared, True)[0])
+        if absent:
+            return f"its {name}() does not take {', '.join(absent)}"
+    return ""
+
+
+def shortfall(target, role):
+    """How ``target`` (a model class, or an object) falls short of ``role``: a phrase such as
+    "lacks particles, particle_options", or "" when it has every member as the role declares it.
+    A class is checked for what a class holds (not the attributes its instances set)."""
+    lacking, wrong = [], []
+    for name, (kind, declared) in members(role).items():
+        if kind == "attribute" and isinstance(target, type):
+            continue
+        problem = member_problem(target, name, kind, declared)
+        if problem == "lacking":
+            lacking.append(name)
+        elif problem:
+            wrong.append(problem)
+    return "; ".join(([f"lacks {', '.join(lacking)}"] if lacking else []) + wrong)
+
+
+_ABSENT = object()
+
+
+def _class(target):
+    return target if isinstance(target, type) else type(target)
+
+
+def _article(kind):
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"

@@ -1,7 +1,7 @@
 """The conformance suite: every registered model × every sampler it offers.
 
-Each model joins through one case in cases.py (a tiny model, its exact posterior computed
-without the engine, and a bigger model for the invariants). Against it:
+Each model joins through one module in cases/ (its case: a tiny model, its exact posterior
+computed without the engine, and a bigger model for the invariants). Against it:
 
 1. every sampler that samples the posterior (TOKEN, TYPE without the skip approximation,
    SENTENCE, TOKEN-anneal once cooled) visits the tiny model's analyses as often as the exact
@@ -12,7 +12,8 @@ without the engine, and a bigger model for the invariants). Against it:
 4. a cloned state is independent of its original, and replays it from a copy of the RNG;
 5. the same seed gives the same trace;
 6. SENTENCE's remove/add round trip restores the counts, and its log-probabilities are exact;
-7. each model's state implements every interface function its samplers call.
+7. each model's state implements every interface function its samplers call, and the model
+   (its class and its tiny instance) has every member of every role it claims.
 
 Every test has a fixed seed. ``make test`` runs this suite a second time with Numba's bounds
 checking on, so an out-of-bounds write in a kernel fails a test instead of corrupting memory.
@@ -33,6 +34,7 @@ from engine.kernels.interface import (get_value, missing, n_sites, sentence_add,
                                       sentence_restore, sentence_sites)
 from engine.kernels.sentence import count_sentences
 from engine.models import registry
+from engine.models.protocol import shortfall
 from engine.run import Run
 from engine.samplers import entry, make_sampler, offered
 from tests.conformance.cases import CASES
@@ -102,15 +104,8 @@ def assert_counts_equal(actual, expected, where="counts"):
         assert actual == expected, f"{where}: running {actual!r}, rebuilt {expected!r}"
 
 
-def rebuilt(model, state):
-    """The state rebuilt from scratch from what it records: its values, and for a model whose
-    choices carry seats (the protocol's optional ``rebuilt_state``), its seating."""
-    rebuild = getattr(model, "rebuilt_state", None)
-    return rebuild(state) if rebuild else model.state_from_values(model.values(state))
-
-
 def rebuilt_counts(model, state):
-    return model.counts(rebuilt(model, state))
+    return model.counts(model.rebuilt_state(state))
 
 
 def mixers(model):
@@ -172,13 +167,25 @@ def remove_add_restore(rng, state, u, values, old):
 # --- the registry and the cases -------------------------------------------------------------------
 def test_every_registered_model_has_a_case():
     absent = [name for name in registry.models() if name not in CASES]
-    assert not absent, "\n".join(f"the {name!r} model is registered but tests/conformance/cases.py "
-                                 "has no case for it: add one" for name in absent)
+    assert not absent, "\n".join(f"the {name!r} model is registered but no module of "
+                                 "tests/conformance/cases/ defines its CASE: add one"
+                                 for name in absent)
 
 
 def test_every_case_is_a_registered_model():
     stale = sorted(set(CASES) - set(registry.models()))
-    assert not stale, f"cases.py has cases for models nobody registers: {stale}"
+    assert not stale, f"tests/conformance/cases/ has cases for models nobody registers: {stale}"
+
+
+def test_the_model_plays_every_role_it_claims(model_name, model_class):
+    """What registration checked on the class, and on its tiny instance what only an instance
+    holds (notes, n_sites)."""
+    tiny = model_class.tiny()
+    for role in model_class.roles:
+        for target in (model_class, tiny):
+            assert shortfall(target, role) == "", (
+                f"the {model_name} model claims the {role.__name__} role but "
+                f"{shortfall(target, role)}")
 
 
 def test_the_suite_knows_how_to_test_the_sampler(model_name, sampler_name):
@@ -329,7 +336,7 @@ def test_running_counts_equal_rebuilt_counts_after_mixed_moves(case, model_name)
             assert isinstance(counts, dict) and counts, "counts() must give the count tables"
             assert_counts_equal(counts, rebuilt_counts(model, state),
                                 f"after {done} moves: counts")
-            assert model.scalars(state) == model.scalars(rebuilt(model, state)), (
+            assert model.scalars(state) == model.scalars(model.rebuilt_state(state)), (
                 f"after {done} moves: the scalars from running counts differ from a rebuild's")
 
     mixed_moves(model, state, rng, MIXED_MOVES, seed_of("counts-order", model_name), 100, check)

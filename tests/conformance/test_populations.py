@@ -1,7 +1,8 @@
 """The conformance suite's population samplers: the particle filter of every model that offers
-it, against exact enumeration (its case in cases.py; tests/statistical/exact.py recomputes the
-model on its own, summing over every segmentation and every seating):
+it, against exact enumeration (its case in tests/conformance/cases/, which recomputes the model
+on its own, summing over every segmentation and every seating):
 
+- its population has every member the particle filter calls (protocol.ParticlePopulation);
 - Ẑ is unbiased: the mean of exp(log Ẑ) over many independent filters equals p(texts);
 - the weighted particles approach the batch posterior over segmentations as N grows;
 - both fail for a filter whose weights leave out Q's normaliser Q(o | s) (a planted bug).
@@ -9,6 +10,8 @@ model on its own, summing over every segmentation and every seating):
 import numpy as np
 import pytest
 
+from engine.models import registry
+from engine.models.protocol import ParticlePopulation, RejuvenatingPopulation, shortfall
 from engine.samplers.particle import ParticleFilter
 from tests.statistical.exact import z_index
 
@@ -28,6 +31,16 @@ class WithoutNormaliser:
         self.inner.propagate(parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo,
                              bounds)
         log_inc[lo:hi] -= log_qo[lo:hi]
+
+
+def test_the_population_has_what_the_filter_calls(population_model):
+    population = registry.get(population_model).tiny().particles()
+    roles = (ParticlePopulation, RejuvenatingPopulation) if population.rejuvenation_moves else (
+        ParticlePopulation,)
+    for role in roles:
+        assert shortfall(population, role) == "", (
+            f"the {population_model} model's population is no {role.__name__}: "
+            f"it {shortfall(population, role)}")
 
 
 def z_scores(population, n_particles, log_z, runs=RUNS):

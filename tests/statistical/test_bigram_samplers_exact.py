@@ -1,6 +1,6 @@
 """The bigram model's samplers against exact enumeration over segmentations *and* seatings, for
-both seating representations (tests/statistical/exact.py recomputes the model on its own: every
-customer's choice of table, summed in a memoised recursion).
+both seating representations (tests/conformance/cases/bigram.py recomputes the model on its
+own: every customer's choice of table, summed in a memoised recursion).
 
 The conformance suite tests TOKEN, TOKEN-anneal and SENTENCE on the histogram representation;
 here both representations run TOKEN and SENTENCE on a second corpus with smaller α's (a peakier
@@ -13,8 +13,9 @@ import pytest
 from engine.core.rng import make_rng
 from engine.models.bigram.model import BigramModel
 from engine.samplers import make_sampler
-from tests.statistical.exact import (bigram_exact_p, bigram_log_p, chi_square_p, split_by_bits,
-                                     z_index)
+from tests.conformance.cases.bigram import bigram_exact_p, bigram_log_p
+from tests.conformance.cases.segmentation import split_by_bits
+from tests.statistical.exact import chi_square_p, z_index
 
 ALPHA = 1e-3
 TEXTS = ("aba", "ab", "abab")  # 6 sites, 64 segmentations

@@ -9,7 +9,7 @@ here from the definitions, without the engine's kernels.
    objective it reports is log p(words | θ) of the parameters its E-step used.
 3. Variational Bayes (eq. 3–4) never lowers its bound F = log Z̃ − KL(q(θ) ‖ p(θ)); the bound
    is below the exact log evidence log p(words) (every tagging's collapsed p(tags, words)
-   summed, tests/statistical/exact.py), and the reported F is recomputed exactly.
+   summed, tests/conformance/cases/hmm.py), and the reported F is recomputed exactly.
 4. The M-step (``reestimate``): VB's θ = exp(ψ(a) − ψ(Σa)), a = expected + prior, and its KL
    divergence against scipy; EM's θ = expected counts normalised.
 5. The explicit samplers' parameter step (``draw_parameters``, eq. 5): the draws' means and
@@ -39,7 +39,7 @@ from engine.kernels import estimators
 from engine.kernels.interface import draw_parameters, expected_counts, reestimate
 from engine.models.hmm.model import HmmModel  # registers the HMM's interface functions
 from engine.run import Run
-from tests.statistical.exact import hmm_log_p
+from tests.conformance.cases.hmm import hmm_log_p
 
 REL = 1e-9  # relative tolerance of exact comparisons
 

@@ -1,5 +1,5 @@
 """Each HMM sampler's long-run distribution over every tagging of a tiny corpus against exact
-enumeration (tests/statistical/exact.py recomputes the collapsed HMM on its own).
+enumeration (tests/conformance/cases/hmm.py recomputes the collapsed HMM on its own).
 
 Two sentences with repeated words: with K = 3 the binary slices {k, k′} of TYPE matter, and
 the type `a` between the same states recurs, so blocks have several sites.
@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 from engine.core.rng import make_rng
-from engine.kernels import moves
+from engine.kernels import block_weight, moves
 from engine.models.hmm.model import HmmModel
 from engine.samplers import make_sampler
-from tests.statistical.exact import chi_square_p, hmm_exact_p, hmm_log_p, tag_index
+from tests.conformance.cases.hmm import hmm_exact_p, hmm_log_p, tag_index
+from tests.statistical.exact import chi_square_p
 
 ALPHA = 1e-3
 SENTENCES = (("a", "b", "a"), ("a", "b"))
@@ -92,7 +93,8 @@ def test_type_greedy_sets_each_block_to_its_more_probable_extreme():
     model = HmmModel(SENTENCES, 3, **PRIOR)
     rng = make_rng(9)
     n = model.n_sites
-    ints, floats = np.zeros((3, n), np.int64), np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
+    width = max(n + 1, block_weight.MAX_DELTA_TERMS)
+    ints, floats = np.zeros((3, n), np.int64), np.zeros((6, width))
     chosen = np.zeros(n, np.uint8)
     for _ in range(200):
         state = model.new_state(rng, eta=0.3)

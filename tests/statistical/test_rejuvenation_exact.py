@@ -1,4 +1,4 @@
-"""Rejuvenation moves against exact enumeration (tests/statistical/exact.py):
+"""Rejuvenation moves against exact enumeration (tests/conformance/cases/usm.py):
 
 - the moves alone leave the posterior invariant: one particle that has read a tiny corpus,
   moved thousands of times, visits the segmentations as often as the exact posterior says
@@ -14,7 +14,8 @@ import pytest
 
 from engine.models.usm.model import UsmModel
 from engine.samplers.particle import ParticleFilter, Rejuvenation
-from tests.statistical.exact import chi_square_p, learned_usm_exact, z_index
+from tests.conformance.cases.usm import learned_usm_exact
+from tests.statistical.exact import chi_square_p, z_index
 
 HYPER = dict(alpha=1.0, rho=2.0, phi=0.5)
 CORPORA = [("ab", "ba", "ab", "a"), ("abab", "ab", "ba")]

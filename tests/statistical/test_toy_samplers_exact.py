@@ -11,7 +11,8 @@ from engine.core.rng import make_rng
 from engine.models.toy.model import ToyModel
 from engine.samplers import make_sampler, schedule
 from engine.samplers.token import TokenSampler
-from tests.statistical.exact import chi_square_p, toy_exact_p, z_index
+from tests.conformance.cases.toy import toy_exact_p
+from tests.statistical.exact import chi_square_p, z_index
 
 ALPHA = 1e-3
 

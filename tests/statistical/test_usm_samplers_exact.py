@@ -1,5 +1,5 @@
 """Each word-segmentation sampler's long-run distribution over every segmentation of a tiny
-corpus against exact enumeration (tests/statistical/exact.py recomputes the USM on its own).
+corpus against exact enumeration (tests/conformance/cases/usm.py recomputes the USM on its own).
 
 Four utterances with repeated substrings give 7 sites (128 segmentations) and TYPE blocks of
 up to four sites (`a|b` ending an utterance occurs four times). α₀ = 1 makes the posterior far from flat, so a wrong conditional shows.
@@ -14,7 +14,9 @@ import pytest
 from engine.core.rng import make_rng
 from engine.models.usm.model import UsmModel
 from engine.samplers import make_sampler
-from tests.statistical.exact import chi_square_p, split_by_bits, usm_exact_p, usm_log_p, z_index
+from tests.conformance.cases.segmentation import split_by_bits
+from tests.conformance.cases.usm import usm_exact_p, usm_log_p
+from tests.statistical.exact import chi_square_p, z_index
 
 ALPHA = 1e-3
 TEXTS = ("ab", "ab", "bab", "abab")
