@@ -3,8 +3,8 @@
 Liang et al. §4.4 keep "a hash table mapping type t to a doubly-linked list of sites with type
 t", so that TYPE finds a type's sites without scanning the corpus and a site changes type in
 O(1). Keys are non-negative int64; items are 0 … n − 1, each in at most one list. The table is
-open addressing with linear probing and backward-shift deletion; a slot lives exactly as long
-as its list is non-empty.
+engine.core.hash_table's (open addressing, linear probing, backward-shift deletion) with a
+list's head and size beside each key; a slot lives exactly as long as its list is non-empty.
 
 Arrays (preallocated; kernels never allocate):
 
@@ -16,16 +16,16 @@ item_next, item_prev : int64[n]   list links (−1 at the ends)
 C is a power of two, and every function takes the table's capacity from the length of the
 slot arrays it is given. Two ways to use it:
 
-- **exact keys** (the HMM's types): ``find``, ``file_item``, ``unfile_item``; a table of at
-  least 2n slots never fills.
+- **exact keys** (the HMM's types): ``hash_table.find``, ``file_item``, ``unfile_item``; a
+  table of at least 2n slots never fills.
 - **hashed keys** (the segmentation model's words, keyed by ``engine.core.word_hash``): several
   entries may share a key, and the caller decides which is its own — e.g. by comparing the
-  symbols of the list's head with its word — walking ``find`` then ``find_next``, and creating
-  its entry with ``new_slot`` when none matched. Such a table can also *grow*: the arrays are
-  allocated for the most entries there can be, the caller passes their first ``capacity``
-  slots (views ``a[:capacity]``) and calls ``grow`` to double the capacity when a new entry
-  would load the table above 1/2. A small table stays in the processor's cache, which is what
-  makes a lookup cost a few nanoseconds.
+  symbols of the list's head with its word — walking ``hash_table.find`` then
+  ``hash_table.find_next``, and creating its entry with ``new_slot`` when none matched. Such a
+  table can also *grow*: the arrays are allocated for the most entries there can be, the
+  caller passes their first ``capacity`` slots (views ``a[:capacity]``) and calls ``grow`` to
+  double the capacity when a new entry would load the table above 1/2. A small table stays in
+  the processor's cache, which is what makes a lookup cost a few nanoseconds.
 
 Setting items aside. slot_size counts a list's items, but a caller may take items out of the
 count for a while and leave them on the list (decrementing slot_size itself): the slot then
@@ -34,60 +34,45 @@ counted again, then kept or taken off with ``unlink`` (or uncounted ones with ``
 segmentation model's TYPE moves do so: most of the sites they take out go back unchanged, and
 leaving them on their lists saves two list updates in memory far apart.
 """
-import numpy as np
-
+from engine.core import hash_table
+from engine.core.hash_table import EMPTY
 from engine.core.jit import kernel
-
-MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads consecutive keys over the table
-EMPTY = -1
-
-
-@kernel
-def home(key, capacity):
-    """Where the probe for ``key`` starts: middle bits of key · MIX (capacity ≤ 2³²)."""
-    return np.int64(((np.uint64(key) * MIX) >> np.uint64(32)) & np.uint64(capacity - 1))
-
-
-@kernel
-def probe(slot_key, key, i):
-    """From slot i on along the probe run: the first slot holding ``key``, or −1 at an empty
-    slot."""
-    mask = slot_key.shape[0] - 1
-    while slot_key[i] != EMPTY:
-        if slot_key[i] == key:
-            return i
-        i = (i + 1) & mask
-    return -1
-
-
-@kernel
-def find(slot_key, key):
-    """The slot holding ``key``, or −1 (with hashed keys: the first of the slots holding it)."""
-    return probe(slot_key, key, home(key, slot_key.shape[0]))
-
-
-@kernel
-def find_next(slot_key, key, slot):
-    """The slot after ``slot`` (from ``find`` or ``find_next``) that holds ``key``, or −1."""
-    return probe(slot_key, key, (slot + 1) & (slot_key.shape[0] - 1))
 
 
 @kernel
 def new_slot(slot_key, slot_head, slot_size, key):
-    """A new entry for ``key`` with an empty list, in the first empty slot of its probe run;
-    return the slot. The table must have an empty slot; the caller fills the list (``push``)
-    before the next deletion, which would otherwise treat the slot as live but empty."""
-    mask = slot_key.shape[0] - 1
-    i = home(key, slot_key.shape[0])
-    while slot_key[i] != EMPTY:
-        i = (i + 1) & mask
-    slot_key[i], slot_head[i], slot_size[i] = key, -1, 0
+    """A new entry for ``key`` with an empty list, in the first empty slot of its probe run.
+    The table must have an empty slot; the caller fills the list (``push``) before the next
+    deletion, which would otherwise treat the slot as live but empty.
+
+    Parameters
+    ----------
+    slot_key, slot_head, slot_size : int64[C]
+        The table, mutated.
+    key : int
+
+    Returns
+    -------
+    int64
+        The slot.
+    """
+    i = hash_table.insert(slot_key, key)
+    slot_head[i], slot_size[i] = -1, 0
     return i
 
 
 @kernel
 def push(slot_head, slot_size, item_next, item_prev, slot, item):
-    """Put ``item`` at the front of the list of ``slot``."""
+    """Put ``item`` at the front of the list of ``slot``.
+
+    Parameters
+    ----------
+    slot_head, slot_size : int64[C]
+        The table's lists, mutated.
+    item_next, item_prev : int64[n]
+        The links, mutated.
+    slot, item : int
+    """
     head = slot_head[slot]
     item_next[item], item_prev[item] = head, -1
     if head >= 0:
@@ -98,8 +83,21 @@ def push(slot_head, slot_size, item_next, item_prev, slot, item):
 
 @kernel
 def unlink(slot_key, slot_head, slot_size, item_next, item_prev, slot, item):
-    """Take ``item`` out of the list of ``slot``, deleting the slot when its list empties;
-    return whether it did."""
+    """Take ``item`` out of the list of ``slot``, deleting the slot when its list empties.
+
+    Parameters
+    ----------
+    slot_key, slot_head, slot_size : int64[C]
+        The table, mutated.
+    item_next, item_prev : int64[n]
+        The links, mutated.
+    slot, item : int
+
+    Returns
+    -------
+    bool
+        Whether the slot was deleted.
+    """
     slot_size[slot] -= 1
     return detach(slot_key, slot_head, slot_size, item_next, item_prev, slot, item)
 
@@ -107,7 +105,21 @@ def unlink(slot_key, slot_head, slot_size, item_next, item_prev, slot, item):
 @kernel
 def detach(slot_key, slot_head, slot_size, item_next, item_prev, slot, item):
     """Take ``item`` out of the list of ``slot`` without counting it (it was set aside, see
-    the module's notes), deleting the slot when its list empties; return whether it did."""
+    the module's notes), deleting the slot when its list empties.
+
+    Parameters
+    ----------
+    slot_key, slot_head, slot_size : int64[C]
+        The table, mutated.
+    item_next, item_prev : int64[n]
+        The links, mutated.
+    slot, item : int
+
+    Returns
+    -------
+    bool
+        Whether the slot was deleted.
+    """
     before, after = item_prev[item], item_next[item]
     if before >= 0:
         item_next[before] = after
@@ -123,9 +135,17 @@ def detach(slot_key, slot_head, slot_size, item_next, item_prev, slot, item):
 
 @kernel
 def file_item(slot_key, slot_head, slot_size, item_next, item_prev, key, item):
-    """Put ``item`` at the front of the list of the exact key ``key`` (creating the key if
-    new)."""
-    i = find(slot_key, key)
+    """Put ``item`` at the front of the list of the exact key ``key`` (creating the key if new).
+
+    Parameters
+    ----------
+    slot_key, slot_head, slot_size : int64[C]
+        The table, mutated.
+    item_next, item_prev : int64[n]
+        The links, mutated.
+    key, item : int
+    """
+    i = hash_table.find(slot_key, key)
     if i < 0:
         i = new_slot(slot_key, slot_head, slot_size, key)
     push(slot_head, slot_size, item_next, item_prev, i, item)
@@ -134,25 +154,35 @@ def file_item(slot_key, slot_head, slot_size, item_next, item_prev, key, item):
 @kernel
 def unfile_item(slot_key, slot_head, slot_size, item_next, item_prev, key, item):
     """Take ``item`` out of the list of the exact key ``key`` (deleting the key when its list
-    empties)."""
-    unlink(slot_key, slot_head, slot_size, item_next, item_prev, find(slot_key, key), item)
+    empties).
+
+    Parameters
+    ----------
+    slot_key, slot_head, slot_size : int64[C]
+        The table, mutated.
+    item_next, item_prev : int64[n]
+        The links, mutated.
+    key, item : int
+    """
+    unlink(slot_key, slot_head, slot_size, item_next, item_prev, hash_table.find(slot_key, key),
+           item)
 
 
 @kernel
 def delete_slot(slot_key, slot_head, slot_size, i):
-    """Empty slot i, moving later entries of its probe run back so lookups still find them."""
-    mask = slot_key.shape[0] - 1
-    j = i
-    while True:
-        j = (j + 1) & mask
-        if slot_key[j] == EMPTY:
-            break
-        h = home(slot_key[j], slot_key.shape[0])
-        # entry j stays unless its home lies cyclically outside (i, j]
-        if (i <= j and i < h <= j) or (i > j and (h > i or h <= j)):
-            continue
+    """Empty slot i, moving later entries of its probe run back so lookups still find them.
+
+    Parameters
+    ----------
+    slot_key, slot_head, slot_size : int64[C]
+        The table, mutated.
+    i : int
+    """
+    j = hash_table.next_displaced(slot_key, i, i)
+    while j >= 0:
         slot_key[i], slot_head[i], slot_size[i] = slot_key[j], slot_head[j], slot_size[j]
         i = j
+        j = hash_table.next_displaced(slot_key, i, j)
     slot_key[i] = EMPTY
 
 

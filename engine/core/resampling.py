@@ -2,9 +2,12 @@
 
 ``offspring`` draws how many copies of each particle the next population holds; ``ancestry``
 turns the counts into a plan that copies as few particles as possible: a particle with at least
-one copy keeps its place, and its extra copies overwrite particles that have none.
+one copy keeps its place, and its extra copies overwrite particles that have none; a model's
+particles, one row a particle in pooled arrays, copy theirs with ``copy_row``.
 """
 import numpy as np
+
+from engine.core.jit import kernel
 
 SCHEMES = ("multinomial", "systematic")
 
@@ -43,3 +46,20 @@ def ancestry(counts):
     extra = np.repeat(np.arange(len(counts)), np.maximum(counts - 1, 0))
     ancestors[empty] = extra
     return ancestors, extra, empty
+
+
+@kernel
+def copy_row(array, a, b, used):
+    """Particle a's row over particle b's in a pooled array: array[b, :used] = array[a, :used].
+
+    Parameters
+    ----------
+    array : any dtype[N, ≥ used]
+        Mutated (row b).
+    a, b : int
+        The source and target particles.
+    used : int
+        The entries of the row in use.
+    """
+    for x in range(used):
+        array[b, x] = array[a, x]

@@ -48,15 +48,38 @@ def new_restaurant(n_dishes, alpha, discount=0.0, representation="histogram",
 
 @kernel
 def new_table_weight(restaurant, base_p):
-    """(α + d·T) P(w): the weight of opening a table for a dish of base probability base_p."""
+    """(α + d·T) P(w): the weight of opening a table for a dish of base probability base_p.
+
+    Parameters
+    ----------
+    restaurant : Restaurant
+    base_p : float64
+
+    Returns
+    -------
+    float64
+    """
     alpha, d = restaurant.params[ALPHA], restaurant.params[DISCOUNT]
     return (alpha + d * restaurant.totals[T]) * base_p
 
 
 @kernel
 def add_customer(rng, restaurant, dish, base_p, c):
-    """Customer c arrives for ``dish`` (base probability base_p); return whether it opened a
-    table. Mutates the restaurant."""
+    """Customer c arrives for ``dish`` (base probability base_p), seated from its conditional.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    restaurant : Restaurant
+        Mutated.
+    dish, c : int
+    base_p : float64
+
+    Returns
+    -------
+    bool
+        Whether it opened a table.
+    """
     size = seats.seat(rng, restaurant.seating, dish, c, new_table_weight(restaurant, base_p))
     restaurant.totals[N] += 1
     restaurant.totals[T] += size == 1
@@ -65,7 +88,20 @@ def add_customer(rng, restaurant, dish, base_p, c):
 
 @kernel
 def remove_customer(rng, restaurant, dish, c):
-    """Customer c of ``dish`` leaves; return whether a table closed. Mutates the restaurant."""
+    """Customer c of ``dish`` leaves.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    restaurant : Restaurant
+        Mutated.
+    dish, c : int
+
+    Returns
+    -------
+    bool
+        Whether a table closed.
+    """
     size = seats.unseat(rng, restaurant.seating, dish, c)
     restaurant.totals[N] -= 1
     restaurant.totals[T] -= size == 1
@@ -74,7 +110,19 @@ def remove_customer(rng, restaurant, dish, c):
 
 @kernel
 def predictive(restaurant, dish, base_p):
-    """P(next customer's dish = dish | seating)."""
+    """P(next customer's dish = dish | seating).
+
+    Parameters
+    ----------
+    restaurant : Restaurant
+    dish : int
+    base_p : float64
+        P(dish).
+
+    Returns
+    -------
+    float64
+    """
     group, d = restaurant.seating.group, restaurant.params[DISCOUNT]
     own = group[dish, CUSTOMERS] - d * group[dish, TABLES]
     return (own + new_table_weight(restaurant, base_p)) / (restaurant.totals[N]
@@ -86,7 +134,15 @@ def log_probability(restaurant, log_base):
     """log P(seating, dishes) of the customers seated, in any order (exchangeable):
     Σ_{i<T} log(α + i·d) − log α^(n) + Σ_tables log (1 − d)^(n_k − 1) + Σ_w t_w log P(w).
 
-    log_base : float64[V]   log P(w) of each dish
+    Parameters
+    ----------
+    restaurant : Restaurant
+    log_base : float64[V]
+        log P(w) of each dish.
+
+    Returns
+    -------
+    float64
     """
     alpha, d = restaurant.params[ALPHA], restaurant.params[DISCOUNT]
     total = seats.log_restaurant_term(alpha, d, restaurant.totals[N], restaurant.totals[T])
@@ -99,10 +155,18 @@ def log_probability(restaurant, log_base):
 
 @kernel
 def seat_in_order(rng, restaurant, dishes, base, opened):
-    """Customers 0 … n − 1 arrive in order, customer i for dishes[i] (base probability
-    base[dishes[i]]); opened[i] = whether it opened a table.
+    """Customers 0 … n − 1 arrive in order, customer i for dishes[i].
 
-    dishes : int64[n]; base : float64[V]; opened : uint8[n] (output)
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    restaurant : Restaurant
+        Mutated.
+    dishes : int64[n]
+    base : float64[V]
+        Each dish's base probability.
+    opened : uint8[n]
+        Output: whether customer i opened a table.
     """
     for i in range(dishes.shape[0]):
         opened[i] = add_customer(rng, restaurant, dishes[i], base[dishes[i]], i)
@@ -110,8 +174,20 @@ def seat_in_order(rng, restaurant, dishes, base, opened):
 
 @kernel
 def gibbs_reseat(rng, restaurant, dishes, base, sweeps):
-    """``sweeps`` Gibbs sweeps over the seating: each customer i in turn leaves and comes
-    back (for dishes[i]), drawn from its conditional given everyone else."""
+    """``sweeps`` Gibbs sweeps over the seating: each customer i in turn leaves and comes back
+    (for dishes[i]), drawn from its conditional given everyone else.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    restaurant : Restaurant
+        Mutated.
+    dishes : int64[n]
+        The seated customers' dishes.
+    base : float64[V]
+        Each dish's base probability.
+    sweeps : int
+    """
     for _ in range(sweeps):
         for i in range(dishes.shape[0]):
             remove_customer(rng, restaurant, dishes[i], i)
@@ -121,9 +197,18 @@ def gibbs_reseat(rng, restaurant, dishes, base, sweeps):
 @kernel
 def mean_tables(rng, restaurant, dishes, base, samples, thin, out):
     """Empirical mean tables per dish: the seating of ``dishes`` (already seated) Gibbs-sampled
-    ``samples`` times, ``thin`` sweeps apart; out[w] = mean t_w over the samples.
+    ``samples`` times, ``thin`` sweeps apart.
 
-    out : float64[V] (output)
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    restaurant : Restaurant
+        Mutated.
+    dishes : int64[n]
+    base : float64[V]
+    samples, thin : int
+    out : float64[V]
+        Output: out[w] = mean t_w over the samples.
     """
     out[:] = 0.0
     for _ in range(samples):

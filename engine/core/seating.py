@@ -79,7 +79,18 @@ def new_seating(representation, n_groups, n_items, n_customers, discount=0.0):
 # --- the item pool and the groups' lists ---------------------------------------------------------
 @kernel
 def take_item(seating):
-    """A free item (the top of the stack)."""
+    """A free item (the top of the stack).
+
+    Parameters
+    ----------
+    seating : Seating
+        Mutated.
+
+    Returns
+    -------
+    int64
+        The item.
+    """
     seating.counts[FREE_TOP] -= 1
     seating.counts[LIVE] += 1
     return seating.free[seating.counts[FREE_TOP]]
@@ -87,7 +98,14 @@ def take_item(seating):
 
 @kernel
 def give_back(seating, g, k):
-    """Unlink item k from group g's list and free it."""
+    """Unlink item k from group g's list and free it.
+
+    Parameters
+    ----------
+    seating : Seating
+        Mutated.
+    g, k : int
+    """
     item = seating.item
     before, after = item[k, PREV], item[k, NEXT]
     if before >= 0:
@@ -104,7 +122,19 @@ def give_back(seating, g, k):
 @kernel
 def insert_item(seating, g, size, before, after):
     """A new item of one table with ``size`` customers between items ``before`` and ``after``
-    of group g's list (−1: the list's start or end); return it."""
+    of group g's list (−1: the list's start or end).
+
+    Parameters
+    ----------
+    seating : Seating
+        Mutated.
+    g, size, before, after : int
+
+    Returns
+    -------
+    int64
+        The item.
+    """
     k = take_item(seating)
     item = seating.item
     item[k, SIZE], item[k, MULT], item[k, PREV], item[k, NEXT] = size, 1, before, after
@@ -119,7 +149,14 @@ def insert_item(seating, g, size, before, after):
 
 @kernel
 def one_fewer(seating, g, k):
-    """Take one table from item k (freeing it when none is left)."""
+    """Take one table from item k (freeing it when none is left).
+
+    Parameters
+    ----------
+    seating : Seating
+        Mutated.
+    g, k : int
+    """
     seating.item[k, MULT] -= 1
     if seating.item[k, MULT] == 0:
         give_back(seating, g, k)
@@ -128,7 +165,19 @@ def one_fewer(seating, g, k):
 # --- a table opens, grows, shrinks -----------------------------------------------------------------
 @kernel
 def open_table(seating, g):
-    """A new table of one customer in group g; return its item."""
+    """A new table of one customer in group g.
+
+    Parameters
+    ----------
+    seating : Seating
+        Mutated.
+    g : int
+
+    Returns
+    -------
+    int64
+        Its item.
+    """
     seating.group[g, TABLES] += 1
     head = seating.group[g, HEAD]
     if seating.counts[KIND] == HISTOGRAM and head >= 0 and seating.item[head, SIZE] == 1:
@@ -139,7 +188,19 @@ def open_table(seating, g):
 
 @kernel
 def grow(seating, g, k):
-    """One more customer at a table of item k; return the item now holding that table."""
+    """One more customer at a table of item k.
+
+    Parameters
+    ----------
+    seating : Seating
+        Mutated.
+    g, k : int
+
+    Returns
+    -------
+    int64
+        The item now holding that table.
+    """
     item = seating.item
     size = item[k, SIZE] + 1
     if seating.counts[KIND] == EXPLICIT:
@@ -157,8 +218,19 @@ def grow(seating, g, k):
 
 @kernel
 def shrink(seating, g, k):
-    """One customer fewer at a table of item k (the table closes when it empties); return the
-    item now holding that table, or −1 when it closed."""
+    """One customer fewer at a table of item k (the table closes when it empties).
+
+    Parameters
+    ----------
+    seating : Seating
+        Mutated.
+    g, k : int
+
+    Returns
+    -------
+    int64
+        The item now holding that table, or −1 when it closed.
+    """
     item = seating.item
     size = item[k, SIZE] - 1
     if size == 0:
@@ -181,13 +253,34 @@ def shrink(seating, g, k):
 # --- drawing tables --------------------------------------------------------------------------------
 @kernel
 def existing_weight(seating, g):
-    """Σ over group g's tables of (SIZE − d): the weight of joining any existing table."""
+    """Σ over group g's tables of (SIZE − d): the weight of joining any existing table.
+
+    Parameters
+    ----------
+    seating : Seating
+    g : int
+
+    Returns
+    -------
+    float64
+    """
     return seating.group[g, CUSTOMERS] - seating.discount[0] * seating.group[g, TABLES]
 
 
 @kernel
 def pick_item(seating, g, r, discount):
-    """The item whose tables hold the point r ∈ [0, Σ MULT·(SIZE − discount)) of group g."""
+    """The item whose tables hold the point r ∈ [0, Σ MULT·(SIZE − discount)) of group g.
+
+    Parameters
+    ----------
+    seating : Seating
+    g : int
+    r, discount : float64
+
+    Returns
+    -------
+    int64
+    """
     item = seating.item
     k = seating.group[g, HEAD]
     while True:
@@ -200,7 +293,21 @@ def pick_item(seating, g, r, discount):
 @kernel
 def seat_at(rng, seating, g, c, new):
     """Seat customer c in group g: at a new table when ``new``, else at an existing table drawn
-    with weight SIZE − d. Return the size of the customer's table after it sat (1: opened)."""
+    with weight SIZE − d.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    seating : Seating
+        Mutated.
+    g, c : int
+    new : bool
+
+    Returns
+    -------
+    int64
+        The size of the customer's table after it sat (1: opened).
+    """
     if new:
         k = open_table(seating, g)
     else:
@@ -215,7 +322,21 @@ def seat_at(rng, seating, g, c, new):
 @kernel
 def seat(rng, seating, g, c, new_weight):
     """Seat customer c in group g by the restaurant's rule: an existing table k with weight
-    SIZE_k − d, a new one with ``new_weight``. Return the size of its table (1: opened)."""
+    SIZE_k − d, a new one with ``new_weight``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    seating : Seating
+        Mutated.
+    g, c : int
+    new_weight : float64
+
+    Returns
+    -------
+    int64
+        The size of its table (1: opened).
+    """
     old = existing_weight(seating, g)
     # an empty restaurant's first customer opens a table whatever the weight (α may be < 0)
     return seat_at(rng, seating, g, c,
@@ -225,8 +346,20 @@ def seat(rng, seating, g, c, new_weight):
 @kernel
 def unseat(rng, seating, g, c):
     """Customer c leaves group g: from its own table (explicit) or from a table drawn in
-    proportion to its size (histogram, by exchangeability). Return the size that table had
-    (1: it closed)."""
+    proportion to its size (histogram, by exchangeability).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    seating : Seating
+        Mutated.
+    g, c : int
+
+    Returns
+    -------
+    int64
+        The size that table had (1: it closed).
+    """
     if seating.counts[KIND] == EXPLICIT:
         k = seating.seat_of[c]
     else:
@@ -240,7 +373,17 @@ def unseat(rng, seating, g, c):
 # --- undoing exactly -------------------------------------------------------------------------------
 @kernel
 def item_of_size(seating, g, size):
-    """Group g's item with tables of ``size`` customers (histogram)."""
+    """Group g's item with tables of ``size`` customers (histogram).
+
+    Parameters
+    ----------
+    seating : Seating
+    g, size : int
+
+    Returns
+    -------
+    int64
+    """
     k = seating.group[g, HEAD]
     while seating.item[k, SIZE] != size:
         k = seating.item[k, NEXT]
@@ -249,7 +392,14 @@ def item_of_size(seating, g, size):
 
 @kernel
 def unseat_exact(seating, g, c, size):
-    """Undo ``seat`` of customer c (which returned ``size``), the operations since undone."""
+    """Undo ``seat`` of customer c (which returned ``size``), the operations since undone.
+
+    Parameters
+    ----------
+    seating : Seating
+        Mutated.
+    g, c, size : int
+    """
     if seating.counts[KIND] == EXPLICIT:
         k = seating.seat_of[c]
     else:
@@ -261,7 +411,17 @@ def unseat_exact(seating, g, c, size):
 @kernel
 def table_of(seating, c):
     """The table (item) customer c sits at (explicit), −1 for the histogram: what
-    ``reseat_exact`` needs besides the size, read before ``unseat``."""
+    ``reseat_exact`` needs besides the size, read before ``unseat``.
+
+    Parameters
+    ----------
+    seating : Seating
+    c : int
+
+    Returns
+    -------
+    int64
+    """
     return seating.seat_of[c] if seating.counts[KIND] == EXPLICIT else -1
 
 
@@ -269,7 +429,14 @@ def table_of(seating, c):
 def reseat_exact(seating, g, c, size, k):
     """Undo ``unseat`` of customer c, which returned ``size`` from the table (item) k that
     ``table_of`` gave before it; the operations since undone. It sits at that table again,
-    reopened when it had closed (the free stack gives the same item back)."""
+    reopened when it had closed (the free stack gives the same item back).
+
+    Parameters
+    ----------
+    seating : Seating
+        Mutated.
+    g, c, size, k : int
+    """
     if size == 1:
         k = open_table(seating, g)
     elif seating.counts[KIND] == EXPLICIT:
@@ -285,7 +452,17 @@ def reseat_exact(seating, g, c, size, k):
 @kernel
 def log_tables_term(seating, g):
     """Σ over group g's tables of log (1 − d)^(SIZE − 1), the tables' part of the seating's
-    probability (log (SIZE − 1)! for the DP)."""
+    probability (log (SIZE − 1)! for the DP).
+
+    Parameters
+    ----------
+    seating : Seating
+    g : int
+
+    Returns
+    -------
+    float64
+    """
     d = seating.discount[0]
     total = 0.0
     k = seating.group[g, HEAD]
@@ -300,7 +477,17 @@ def log_tables_term(seating, g):
 def log_restaurant_term(alpha, discount, customers, tables):
     """log of Π_{0<i<T} (α + i·d) / (α + 1)^(n−1): the rest of a restaurant's seating
     probability, given its n customers and T tables. The first customer's factor α/α is
-    cancelled, so the form holds for a Pitman-Yor α ∈ (−d, 0] too."""
+    cancelled, so the form holds for a Pitman-Yor α ∈ (−d, 0] too.
+
+    Parameters
+    ----------
+    alpha, discount : float64
+    customers, tables : int
+
+    Returns
+    -------
+    float64
+    """
     if customers == 0:
         return 0.0
     total = -(math.lgamma(alpha + customers) - math.lgamma(alpha + 1.0))

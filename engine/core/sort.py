@@ -5,7 +5,14 @@ from engine.core.jit import kernel
 
 @kernel
 def sift_down(a, root, end):
-    """Restore the max-heap property of a[root:end] below root."""
+    """Restore the max-heap property of a[root:end] below root.
+
+    Parameters
+    ----------
+    a : int64[≥ end]
+        The heap, mutated.
+    root, end : int
+    """
     while 2 * root + 1 < end:
         child = 2 * root + 1
         if child + 1 < end and a[child] < a[child + 1]:
@@ -18,7 +25,14 @@ def sift_down(a, root, end):
 
 @kernel
 def sort_prefix(a, n):
-    """Sort a[:n] in place, ascending (heapsort: O(n log n), no extra memory)."""
+    """Sort a[:n] in place, ascending (heapsort: O(n log n), no extra memory).
+
+    Parameters
+    ----------
+    a : int64[≥ n]
+        Mutated.
+    n : int
+    """
     if n < 16:  # insertion sort is faster on the short lists most blocks have
         for i in range(1, n):
             x = a[i]

@@ -41,7 +41,16 @@ def log_rising(a, k):
 
 @kernel
 def log_binom(n, k):
-    """log of the binomial coefficient C(n, k) for 0 <= k <= n (−inf outside)."""
+    """log of the binomial coefficient C(n, k) for 0 <= k <= n (−inf outside).
+
+    Parameters
+    ----------
+    n, k : int or float64
+
+    Returns
+    -------
+    float64
+    """
     if k < 0 or k > n:
         return -np.inf
     return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
@@ -86,6 +95,16 @@ def log_gamma_digamma(x):
     ψ(x) = ψ(y) − P′/P, P = x (x+1) … (x+9), with P′ built alongside P (product rule): one
     division instead of ten. Variational Bayes (Gao & Johnson eq. 4) needs both for every
     emission cell on every iteration, so this is most of its M-step.
+
+    Parameters
+    ----------
+    x : float64
+        x > 0.
+
+    Returns
+    -------
+    (float64, float64)
+        log Γ(x) and ψ(x).
     """
     log_p, shift_psi = 0.0, 0.0
     if x < _SHIFT:
@@ -108,8 +127,17 @@ def log_gamma_digamma(x):
 
 @kernel
 def total(x):
-    """The sum of x (float64[n]) as four interleaved partial sums: one running sum would be a
-    chain of dependent additions, several times slower over a few dozen entries."""
+    """The sum of x as four interleaved partial sums: one running sum would be a chain of
+    dependent additions, several times slower over a few dozen entries.
+
+    Parameters
+    ----------
+    x : float64[n]
+
+    Returns
+    -------
+    float64
+    """
     s0 = s1 = s2 = s3 = 0.0
     n4 = x.shape[0] - x.shape[0] % 4
     for i in range(0, n4, 4):

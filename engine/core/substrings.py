@@ -13,11 +13,10 @@ from collections import namedtuple
 
 import numpy as np
 
+from engine.core import hash_table
+from engine.core.hash_table import EMPTY
 from engine.core.jit import kernel
 from engine.core.word_hash import same_symbols, word_key
-
-EMPTY = -1
-MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads keys over the table's slots
 
 
 class Substrings(namedtuple("Substrings", ["sub", "sub_off", "type_start", "type_len"])):
@@ -43,17 +42,17 @@ def number_substrings(chars, utt_start, prefix, power):
     sub_off = np.r_[0, np.cumsum(lengths * lengths)].astype(np.int64)
     sub = np.full(sub_off[-1], EMPTY, np.int32)
     n_slots = 1 << int(2 * max(1, sub_off[-1])).bit_length()  # load below one half
-    slot_type = np.full(n_slots, EMPTY, np.int64)
-    slot_key = np.zeros(n_slots, np.int64)
+    slot_key = np.full(n_slots, EMPTY, np.int64)
+    slot_type = np.empty(n_slots, np.int64)
     type_start = np.empty(sub_off[-1], np.int64)
     type_len = np.empty(sub_off[-1], np.int64)
-    n_types = fill_substring_types(chars, utt_start, prefix, power, sub_off, sub, slot_type,
-                                   slot_key, type_start, type_len)
+    n_types = fill_substring_types(chars, utt_start, prefix, power, sub_off, sub, slot_key,
+                                   slot_type, type_start, type_len)
     return Substrings(sub, sub_off, type_start[:n_types].copy(), type_len[:n_types].copy())
 
 
 @kernel
-def fill_substring_types(chars, utt_start, prefix, power, sub_off, sub, slot_type, slot_key,
+def fill_substring_types(chars, utt_start, prefix, power, sub_off, sub, slot_key, slot_type,
                          type_start, type_len):
     """Number the distinct substrings of every utterance (see the module's doc for the layout).
 
@@ -65,9 +64,9 @@ def fill_substring_types(chars, utt_start, prefix, power, sub_off, sub, slot_typ
         Where each utterance's n × n block of ``sub`` starts.
     sub : int32[Σ n²]
         Output: the type of each substring.
-    slot_type, slot_key : int64[S]
-        An empty open-addressing table (slot_type all −1), S a power of two above twice the
-        number of substrings.
+    slot_key, slot_type : int64[S]
+        Work: an empty engine.core.hash_table (slot_key all −1) of substrings' word keys and,
+        beside them, their types; S a power of two above twice the number of substrings.
     type_start, type_len : int64[Σ n²]
         Output: an occurrence's start and the length of each type, the first V entries.
 
@@ -76,31 +75,52 @@ def fill_substring_types(chars, utt_start, prefix, power, sub_off, sub, slot_typ
     int
         V, the number of distinct substrings.
     """
-    mask = slot_type.shape[0] - 1
     n_types = 0
     for u in range(utt_start.shape[0] - 1):
         x0 = utt_start[u]
         n = utt_start[u + 1] - x0
         for i in range(n):
             for j in range(i + 1, n + 1):
-                key = word_key(prefix, power, x0 + i, x0 + j)
-                slot = np.int64((np.uint64(key) * MIX) >> np.uint64(20)) & mask
-                while True:
-                    v = slot_type[slot]
-                    if v == EMPTY:
-                        slot_type[slot] = n_types
-                        slot_key[slot] = key
-                        type_start[n_types] = x0 + i
-                        type_len[n_types] = j - i
-                        v = n_types
-                        n_types += 1
-                        break
-                    if (slot_key[slot] == key and type_len[v] == j - i
-                            and same_symbols(chars, type_start[v], x0 + i, j - i)):
-                        break
-                    slot = (slot + 1) & mask
+                v = type_of(chars, prefix, power, x0 + i, j - i, slot_key, slot_type,
+                            type_start, type_len, n_types)
+                n_types += v == n_types
                 sub[sub_off[u] + i * n + j - 1] = v
     return n_types
+
+
+@kernel
+def type_of(chars, prefix, power, x, length, slot_key, slot_type, type_start, type_len, n_types):
+    """The type of the substring chars[x : x + length]: the one of its entry in the table (same
+    key, length and symbols), else the new type n_types, entered.
+
+    Parameters
+    ----------
+    chars : int32[T]; prefix, power : uint64[T + 1]
+        The corpus and its prefix hashes.
+    x, length : int
+    slot_key, slot_type : int64[S]
+        The table of ``fill_substring_types``, mutated.
+    type_start, type_len : int64[≥ n_types + 1]
+        The types so far; a new type's entries are written.
+    n_types : int
+        The number of types so far.
+
+    Returns
+    -------
+    int64
+        The type.
+    """
+    key = word_key(prefix, power, x, x + length)
+    slot = hash_table.find(slot_key, key)
+    while slot >= 0 and not (type_len[slot_type[slot]] == length
+                             and same_symbols(chars, type_start[slot_type[slot]], x, length)):
+        slot = hash_table.find_next(slot_key, key, slot)
+    if slot < 0:
+        slot = hash_table.insert(slot_key, key)
+        slot_type[slot] = n_types
+        type_start[n_types] = x
+        type_len[n_types] = length
+    return slot_type[slot]
 
 
 def occurrences(substrings, utt_start):

@@ -15,7 +15,7 @@ import numpy as np
 
 from engine.core.jit import kernel
 
-# odd, so its powers stay invertible modulo 2⁶⁴; unrelated to keyed_lists.MIX, which scrambles
+# odd, so its powers stay invertible modulo 2⁶⁴; unrelated to hash_table.MIX, which scrambles
 # keys again to pick a slot
 HASH_BASE = np.uint64(0xC2B2AE3D27D4EB4F)
 KEYED_LENGTHS = 255  # word lengths a key tells apart exactly
@@ -46,7 +46,19 @@ def word_key(prefix, power, x, e):
     non-negative int64 whose low 8 bits are the length (KEYED_LENGTHS for any longer word)
     and the 55 above them the top bits of the substring hash times HASH_BASE (which carries
     its low bits up: a short word's hash is small). So two words of one key have one length
-    unless they are that long."""
+    unless they are that long.
+
+    Parameters
+    ----------
+    prefix, power : uint64[T + 1]
+        The corpus's prefix hashes and HASH_BASE's powers.
+    x, e : int
+        The word's first symbol and the symbol after its last.
+
+    Returns
+    -------
+    int64
+    """
     h = (prefix[e] - prefix[x] * power[e - x]) * HASH_BASE
     length = min(e - x, KEYED_LENGTHS)
     return np.int64(((h >> np.uint64(9)) << np.uint64(8)) | np.uint64(length))
@@ -54,14 +66,34 @@ def word_key(prefix, power, x, e):
 
 @kernel
 def fill_word_keys(prefix, power, starts, ends, keys):
-    """keys[i] = word_key of chars[starts[i]:ends[i]] (int64 arrays of one length)."""
+    """keys[i] = word_key of chars[starts[i]:ends[i]].
+
+    Parameters
+    ----------
+    prefix, power : uint64[T + 1]
+        The corpus's prefix hashes and HASH_BASE's powers.
+    starts, ends : int64[n]
+        The words.
+    keys : int64[n]
+        Output.
+    """
     for i in range(starts.shape[0]):
         keys[i] = word_key(prefix, power, starts[i], ends[i])
 
 
 @kernel
 def same_symbols(chars, x, y, length):
-    """Whether chars[x : x + length] and chars[y : y + length] hold the same symbols."""
+    """Whether chars[x : x + length] and chars[y : y + length] hold the same symbols.
+
+    Parameters
+    ----------
+    chars : int32[T]
+    x, y, length : int
+
+    Returns
+    -------
+    bool
+    """
     if x == y:
         return True
     for i in range(length):

@@ -1,8 +1,10 @@
-"""Every @njit loop of the engine that is not shared numerics (those live in engine.core).
+"""The generic moves: Numba loops written once against the model interface. A model's own
+kernels live in its folder (engine.models.<model>), shared numerics in engine.core.
 
 - interface.py: the functions a model implements (stubs here, one numba overload per model);
-- moves.py: TOKEN and TYPE moves and sweeps, written once against that interface;
-- sentence.py: SENTENCE (blocked Metropolis-Hastings over a sentence), likewise;
-- toy.py, usm.py (and one module per later model): a model's implementation of the interface,
-  with usm_sentence.py holding the USM's dynamic-programming proposal.
+- moves.py: TOKEN and TYPE moves and sweeps;
+- block_weight.py: TYPE's block weight g(m) (eq. 7), and the Dirichlet-process family's;
+- sentence.py: SENTENCE (blocked Metropolis-Hastings over a sentence);
+- estimators.py: Gao & Johnson's explicit samplers, EM and variational Bayes;
+- forward_backward.py: forward filtering, backward sampling and posterior marginals.
 """

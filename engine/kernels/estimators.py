@@ -16,9 +16,9 @@ any sampler's.
 from engine.core.draw import draw_weights
 from engine.core.jit import kernel
 from engine.kernels.interface import (draw_parameters, estimate_work_size, expected_counts,
-                                      expected_from_values, explicit_sentence, explicit_weights, get_value, n_sites,
-                                      n_values, parameter_size, put_value, recount, reestimate,
-                                      sentence_sites, set_value)
+                                      expected_from_values, explicit_sentence, explicit_weights,
+                                      get_value, n_sites, n_values, parameter_size, put_value,
+                                      recount, reestimate, sentence_sites, set_value)
 
 
 @kernel
@@ -56,10 +56,21 @@ def explicit_sentence_sweep(rng, state, theta, start, stop, new, work):
     """The explicit blocked sampler (GSe,b) over sentences start … stop − 1: each one's analysis
     drawn exactly given θ (no Metropolis-Hastings step: θ does not depend on it).
 
-    new : int64[longest sentence]   output: the last sentence's analysis
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state, mutated
+    theta : float64[parameter_size(state)]
+        The parameters, drawn at the sweep's start.
+    start, stop : int
+    new : int64[longest sentence]
+        Output: the last sentence's analysis.
     work : float64[sentence_work_size(state)]
 
-    Returns how many sites changed value.
+    Returns
+    -------
+    int
+        How many sites changed value.
     """
     changed = 0
     for u in range(start, stop):
@@ -78,8 +89,20 @@ REBUILD_SHARE = 16
 
 @kernel
 def assign_values(rng, state, values):
-    """Every site's value from values (int64[n_sites]), the counts kept up: site by site when few
-    change (EM near convergence), else by one rebuild. Return how many changed."""
+    """Every site's value from ``values``, the counts kept up: site by site when few change
+    (EM near convergence), else by one rebuild.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state, mutated
+    values : int64[n_sites]
+
+    Returns
+    -------
+    int
+        How many sites changed.
+    """
     n = n_sites(state)
     changed = 0
     for s in range(n):
@@ -96,8 +119,19 @@ def assign_values(rng, state, values):
 
 @kernel
 def put_values(state, start, stop, values):
-    """put_value(s, values[s − start]) for s = start … stop − 1 (counts left stale); return how
-    many changed."""
+    """put_value(s, values[s − start]) for s = start … stop − 1 (counts left stale).
+
+    Parameters
+    ----------
+    state : model state, mutated
+    start, stop : int
+    values : int64[≥ stop − start]
+
+    Returns
+    -------
+    int
+        How many sites changed.
+    """
     changed = 0
     for s in range(start, stop):
         v = values[s - start]
@@ -111,7 +145,23 @@ def put_values(state, start, stop, values):
 def point_start(state, expected, theta, variational, work):
     """A point estimator's first parameters, from the current analysis: EM the posterior mean
     given it (its counts plus the prior's pseudo-counts, which keeps every probability above 0),
-    VB the exact posterior Dir(counts + prior). Return reestimate's KL."""
+    VB the exact posterior Dir(counts + prior).
+
+    Parameters
+    ----------
+    state : model state
+    expected : float64[parameter_size(state)]
+        Output: the analysis's counts (EM: plus the prior's).
+    theta : float64[parameter_size(state)]
+        Output: the parameters.
+    variational : bool
+    work : float64[estimate_work_size(state)]
+
+    Returns
+    -------
+    float
+        reestimate's KL (0 for EM).
+    """
     expected_from_values(state, expected, 0.0 if variational else 1.0)
     return reestimate(state, expected, theta, variational, work)
 
@@ -123,6 +173,8 @@ def point_iteration(rng, state, theta, expected, decoded, work, variational):
 
     Parameters
     ----------
+    rng : numpy.random.Generator
+    state : model state, mutated
     theta, expected : float64[parameter_size(state)]   the parameters (updated), expected counts
     decoded : int64[n_sites]   work: the decoding
     work : float64[estimate_work_size(state)]
@@ -141,24 +193,58 @@ def point_iteration(rng, state, theta, expected, decoded, work, variational):
 
 @kernel
 def count_parameters(state):
-    """parameter_size, for Python callers sizing buffers."""
+    """parameter_size, for Python callers sizing buffers.
+
+    Parameters
+    ----------
+    state : model state
+
+    Returns
+    -------
+    int
+    """
     return parameter_size(state)
 
 
 @kernel
 def estimate_work(state):
-    """estimate_work_size, for Python callers sizing buffers."""
+    """estimate_work_size, for Python callers sizing buffers.
+
+    Parameters
+    ----------
+    state : model state
+
+    Returns
+    -------
+    int
+    """
     return estimate_work_size(state)
 
 
 @kernel
 def draw_theta(rng, state, theta):
-    """draw_parameters, for Python callers (an explicit sampler's sweep starts with it)."""
+    """draw_parameters, for Python callers (an explicit sampler's sweep starts with it).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state
+    theta : float64[parameter_size(state)]
+        Output.
+    """
     draw_parameters(rng, state, theta)
 
 
 @kernel
 def copy_values(state, start, stop, out):
-    """out[: stop − start] = the values of sites start … stop − 1."""
+    """The values of sites start … stop − 1.
+
+    Parameters
+    ----------
+    state : model state
+    start, stop : int
+    out : int64[≥ stop − start]
+        Output.
+    """
     for s in range(start, stop):
         out[s - start] = get_value(state, s)

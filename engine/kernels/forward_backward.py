@@ -3,8 +3,8 @@ the E-step of EM and variational Bayes, and the decoding of a tagging from param
 
 One sentence at a time, between boundary states 0 at both ends; θ = trans (float64[K+1, K+1],
 row = from) and the sentence's emissions emit_q[t, k] = φ_k(w_t) (float64[L, K+1], column 0 —
-the boundary — 0). The forward pass is SENTENCE's (``engine.models.hmm.sentence.forward_filter``, each row
-rescaled to sum 1); the backward pass here rescales its rows the same way, so nothing
+the boundary — 0). The forward pass is SENTENCE's (``engine.models.hmm.sentence.forward_filter``,
+each row rescaled to sum 1); the backward pass here rescales its rows the same way, so nothing
 underflows however long the sentence.
 """
 from engine.core.jit import kernel
@@ -58,7 +58,15 @@ def backward_expectations(trans, emit_q, forward, beta, b, xi, gamma):
 
 @kernel
 def marginals(alpha_row, beta_row, out):
-    """out[k] ∝ alpha_row[k] beta_row[k], normalised (float64[K+1] each)."""
+    """out[k] ∝ alpha_row[k] beta_row[k], normalised.
+
+    Parameters
+    ----------
+    alpha_row, beta_row : float64[K+1]
+        A position's forward and backward rows.
+    out : float64[K+1]
+        Output.
+    """
     for k in range(out.shape[0]):
         out[k] = alpha_row[k] * beta_row[k]
     normalise(out)
@@ -66,7 +74,13 @@ def marginals(alpha_row, beta_row, out):
 
 @kernel
 def normalise(x):
-    """x /= Σ x (float64[n], positive sum)."""
+    """x /= Σ x, in place.
+
+    Parameters
+    ----------
+    x : float64[n]
+        Mutated; its sum must be positive.
+    """
     inv = 1.0 / total(x)
     for i in range(x.shape[0]):
         x[i] *= inv
@@ -74,7 +88,16 @@ def normalise(x):
 
 @kernel
 def dot(x, y):
-    """Σ x[i] y[i] as four interleaved partial sums (see ``engine.core.special.total``)."""
+    """Σ x[i] y[i] as four interleaved partial sums (see ``engine.core.special.total``).
+
+    Parameters
+    ----------
+    x, y : float64[n]
+
+    Returns
+    -------
+    float64
+    """
     s0 = s1 = s2 = s3 = 0.0
     n4 = x.shape[0] - x.shape[0] % 4
     for i in range(0, n4, 4):
@@ -135,7 +158,13 @@ def best_path(trans, emit_q, delta, back, best, out):
 
 @kernel
 def rescale_by_max(x):
-    """x /= max x (float64[n], positive max)."""
+    """x /= max x, in place.
+
+    Parameters
+    ----------
+    x : float64[n]
+        Mutated; its largest entry must be positive.
+    """
     top = 0.0
     for v in x:
         top = max(top, v)

@@ -79,13 +79,24 @@ block_candidates = _stub("block_candidates", """block_candidates(state, s0, out)
     A model may leave out sites whose type the move itself could change (they would make
     TB(z, s0) unstable, breaking criterion B of §4.4); the pivot is never left out.""")
 
+block_weights = _stub("block_weights", """block_weights(state, s0, v0, v1, size, linear, out, work) -> bool
+    The block weight g(m) of eq. 7, p(m) ∝ C(|S|, m) g(m), for m = 0 … size (m = the block's
+    sites set to v1), with the block S of s0 (size ≥ 2 sites of the slice {v0, v1}) removed.
+    Either, only when ``linear`` (plain sampling), p(m) itself in scaled linear form —
+    out[1, m] · SCALE^out[0, m] (engine.core.draw.scale_steps) — returning True; or
+    log g(m) − log g(0) in out[0, : size + 1], returning False. out: float64[2, ≥ size + 1];
+    work: float64[4, ≥ max(size + 1, block_weight.MAX_DELTA_TERMS)], the model's own.
+    A Dirichlet-process model registers engine.kernels.block_weight.rising_block_weights,
+    built on its ``block_delta``; another (Pitman-Yor, a forest) writes its own.""")
+
 block_delta = _stub("block_delta", """block_delta(state, s0, v0, v1, base, d0, d1, sign) -> int
-    With the block S removed, write the terms of g(m) (eq. 9): term j contributes
+    The Dirichlet-process family's g(m) (``rising_block_weights`` reads it). With the block S
+    removed, write the terms of g(m) (eq. 9): term j contributes
     sign[j] · log base[j]^(m·d1[j] + (|S|−m)·d0[j]), where base is α_r μ_ro + n_ro^{-S} (sign +1)
     or α_r + n_r^{-S} (sign −1) and d0, d1 are the counts one site adds with value v0, v1.
     A negative base[j] stands for a base too small for linear scale: the term uses −base[j] as
     log base[j] directly (word segmentation's α₀P₀ on a long word). Return the number of terms,
-    at most MAX_DELTA_TERMS (moves.py checks).""")
+    at most MAX_DELTA_TERMS (block_weight.py checks).""")
 
 
 # --- SENTENCE (blocked Metropolis-Hastings over one sentence) ------------------------------------
@@ -168,14 +179,14 @@ reestimate = _stub("reestimate", """reestimate(state, expected, theta, variation
     KL(q(θ) ‖ p(θ)) of the new variational posterior Dir(expected + prior), else 0.""")
 
 
-# which interface functions each state class implements (filled by for_state), so a model that
-# offers a sampler without implementing what it calls is refused with a message, not a Numba
-# "No implementation of function …" at the first move
+# {state class: {interface function's name: its implementation}} (filled by for_state), so a
+# model that offers a sampler without implementing what it calls is refused with a message, not
+# a Numba "No implementation of function …" at the first move
 IMPLEMENTED = {}
 
 TOKEN_FUNCTIONS = ("n_sites", "n_values", "get_value", "token_weights", "set_value", "reseats")
 TYPE_FUNCTIONS = TOKEN_FUNCTIONS + ("remove_site", "add_site", "site_weights", "conflicts",
-                                    "block_candidates", "block_delta")
+                                    "block_candidates", "block_weights")
 SENTENCE_FUNCTIONS = ("n_sites", "get_value", "n_sentences", "sentence_sites", "sentence_remove",
                       "sentence_add", "sentence_restore", "sentence_proposal",
                       "sentence_work_size")
@@ -201,7 +212,7 @@ INLINED = frozenset({"token_weights", "explicit_weights", "reseats"})
 
 def missing(state_class, names):
     """The interface functions among ``names`` that state_class does not implement."""
-    done = IMPLEMENTED.get(state_class, set())
+    done = IMPLEMENTED.get(state_class, {})
     return [name for name in names if name not in done]
 
 
@@ -227,7 +238,7 @@ def for_state(state_class):
             inline = "always" if stub.__name__ in INLINED else "never"
             overload(stub, jit_options={"cache": True, "_nrt": False},  # see core.jit
                      inline=inline)(typer)
-            IMPLEMENTED.setdefault(state_class, set()).add(stub.__name__)
+            IMPLEMENTED.setdefault(state_class, {})[stub.__name__] = impl
             return impl
         return decorate
     return register

@@ -48,7 +48,17 @@ def sentence_move(rng, state, u, inv_temp, old, new, work):
 @kernel
 def restore_by_readding(rng, state, u, values):
     """sentence_restore for a model whose choices follow from its values (it draws nothing):
-    take the proposal away and add ``values`` back."""
+    take the proposal away and add ``values`` back.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state, mutated
+    u : int
+        The sentence.
+    values : int64[≥ its sites]
+        Its analysis before the move.
+    """
     sentence_remove(rng, state, u)
     sentence_add(rng, state, u, values)
 
@@ -57,9 +67,16 @@ def restore_by_readding(rng, state, u, values):
 def sentence_sweep(rng, state, start, stop, inv_temp, old, new, work, totals):
     """SENTENCE over sentences start … stop − 1 in order.
 
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state, mutated
+    start, stop : int
+    inv_temp : float64
+    old, new, work
+        As ``sentence_move``'s; ``old`` and ``new`` keep the last move's values.
     totals : int64[2]
-        Output: moves accepted and sites changed. ``old`` and ``new`` keep the last move's
-        values (see ``sentence_move``).
+        Output: moves accepted and sites changed.
     """
     totals[:] = 0
     for u in range(start, stop):
@@ -72,17 +89,45 @@ def sentence_sweep(rng, state, start, stop, inv_temp, old, new, work, totals):
 
 @kernel
 def count_sentences(state):
-    """The model's number of sentences, for Python callers."""
+    """The model's number of sentences, for Python callers.
+
+    Parameters
+    ----------
+    state : model state
+
+    Returns
+    -------
+    int
+    """
     return n_sentences(state)
 
 
 @kernel
 def sites_of(state, u):
-    """(start, stop) of sentence u's sites, for Python callers."""
+    """(start, stop) of sentence u's sites, for Python callers.
+
+    Parameters
+    ----------
+    state : model state
+    u : int
+
+    Returns
+    -------
+    (int, int)
+    """
     return sentence_sites(state, u)
 
 
 @kernel
 def work_size(state):
-    """The length of the work buffer sentence_move needs."""
+    """The length of the work buffer sentence_move needs.
+
+    Parameters
+    ----------
+    state : model state
+
+    Returns
+    -------
+    int
+    """
     return sentence_work_size(state)

@@ -6,7 +6,7 @@ block all-v0 or all-v1, whichever is more probable, instead of sampling.
 """
 import numpy as np
 
-from engine.kernels import moves
+from engine.kernels import block_weight, moves
 from engine.samplers.base import Sampler, Tally
 from engine.samplers.info import MoveInfo
 
@@ -26,7 +26,7 @@ class TypeSampler(Sampler):
 
     def make_buffers(self, state):
         n = moves.count_sites(state)
-        width = max(n + 1, moves.MAX_DELTA_TERMS)
+        width = max(n + 1, block_weight.MAX_DELTA_TERMS)
         return dict(order=np.arange(n, dtype=np.int64), visited=np.zeros(n, np.uint8),
                     ints=np.zeros((3, n), np.int64), floats=np.zeros((6, width)),
                     chosen=np.zeros(n, np.uint8), totals=np.zeros(6, np.int64))

@@ -10,7 +10,7 @@ import pytest
 from numba import njit
 
 from engine.core.rng import make_rng
-from engine.kernels import moves, sentence
+from engine.kernels import block_weight, moves, sentence
 from engine.models.hmm import sentence as hmm_sentence
 from engine.kernels.interface import sentence_add, sentence_remove, token_weights
 from engine.models.hmm.model import HmmModel
@@ -45,7 +45,8 @@ def test_float_counts_equal_the_integer_recount_after_thousands_of_mixed_moves(k
     n, n_sentences = model.n_sites, len(model.sentences)
     w = np.zeros(k)
     order, visited = np.zeros(n, np.int64), np.zeros(n, np.uint8)
-    ints, floats = np.zeros((3, n), np.int64), np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
+    width = max(n + 1, block_weight.MAX_DELTA_TERMS)
+    ints, floats = np.zeros((3, n), np.int64), np.zeros((6, width))
     chosen, type_totals = np.zeros(n, np.uint8), np.zeros(6, np.int64)
     old, new = np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64)
     work, sentence_totals = np.zeros(sentence.work_size(state)), np.zeros(2, np.int64)

@@ -3,9 +3,9 @@ tags after thousands of moves; settings refused with the setting named."""
 import numpy as np
 import pytest
 
-from engine.core import keyed_lists
+from engine.core import hash_table
 from engine.core.rng import make_rng
-from engine.kernels import moves
+from engine.kernels import block_weight, moves
 from engine.models.hmm.model import HmmModel
 from engine.samplers import make_sampler
 
@@ -23,7 +23,7 @@ def assert_state_matches_rebuilt(model, state):
     index = model.counts(state)["type_index"]  # {type key: sorted tokens}, sizes checked
     assert index == model.counts(rebuilt)["type_index"]
     for key in index:  # and every key is found by a lookup
-        assert keyed_lists.find(state.slot_key, key) >= 0
+        assert hash_table.find(state.slot_key, key) >= 0
     assert not state.removed.any()
     assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-8)
 
@@ -111,9 +111,9 @@ def test_g_of_m_equals_the_exact_joint_for_every_split_of_random_blocks():
         tags = state.tag.copy()
         work = np.zeros((3, n), np.int64)
         size, _ = moves.gather_block(state, pivot, v0, v1, work[0], work[1], work[2])
-        floats = np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
-        moves.block_log_g(state, pivot, v0, v1, size, floats[0], floats[2], floats[3],
-                          floats[4], floats[5])
+        floats = np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS)))
+        block_weight.block_log_g(state, pivot, v0, v1, size, floats[0], floats[2], floats[3],
+                                 floats[4], floats[5])
         exact = []
         for m in range(size + 1):
             split = tags.copy()

@@ -6,7 +6,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from engine.core import keyed_lists
+from engine.core import hash_table, keyed_lists
 from engine.core.word_hash import fill_prefix_hashes, same_symbols, word_key
 
 
@@ -28,7 +28,7 @@ def check_exact(table, truth):
     slot_key, slot_head, slot_size, item_next, item_prev = table
     assert np.count_nonzero(slot_key >= 0) == len(truth)
     for key, items in truth.items():
-        slot = keyed_lists.find(slot_key, key)
+        slot = hash_table.find(slot_key, key)
         assert slot >= 0
         listed = list_of(slot_head, item_next, slot)
         assert sorted(listed) == sorted(items) and slot_size[slot] == len(items)
@@ -60,7 +60,7 @@ def test_exact_keys_file_and_unfile_like_a_dictionary_of_sets():
         if step % 1000 == 0:
             check_exact(table, truth)
     check_exact(table, truth)
-    assert keyed_lists.find(table[0], 10**12) == -1
+    assert hash_table.find(table[0], 10**12) == -1
 
 
 def test_hashed_keys_shared_by_several_entries_in_a_growing_table():
@@ -78,9 +78,9 @@ def test_hashed_keys_shared_by_several_entries_in_a_growing_table():
 
     def slot_of(word):
         k = word % 5
-        slot = keyed_lists.find(keys[:used], k)
+        slot = hash_table.find(keys[:used], k)
         while slot >= 0 and label[heads[slot]] != word:
-            slot = keyed_lists.find_next(keys[:used], k, slot)
+            slot = hash_table.find_next(keys[:used], k, slot)
         return slot
 
     for step in range(30_000):

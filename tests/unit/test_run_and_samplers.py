@@ -7,7 +7,7 @@ from engine.core.rng import make_rng
 from engine.models.toy.model import ToyModel
 from engine.run import Race, Run, thinned
 from engine.samplers import make_sampler, schedule
-from tests.statistical.exact import toy_log_g
+from tests.conformance.cases.toy import toy_log_g
 
 
 def frame_without_time(run):

@@ -8,7 +8,7 @@ from scipy.special import gammaln, logsumexp
 from engine.core.rng import make_rng
 from engine.models.toy.model import ToyModel
 from engine.run import Run
-from tests.statistical.exact import toy_log_g
+from tests.conformance.cases.toy import toy_log_g
 
 
 @pytest.mark.parametrize("n, message", [(0, "n must be between 1 and 100,000 (got 0)"),

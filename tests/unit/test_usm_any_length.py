@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from engine.core.rng import make_rng
-from engine.kernels import moves
+from engine.kernels import block_weight, moves
 from engine.models.usm.model import UsmModel
 from engine.run import Run
 
@@ -165,11 +165,11 @@ def test_type_g_of_m_with_long_new_words_is_the_definitions():
     pivot = len(x) - 1
     n = model.n_sites
     ints = np.zeros((3, n), np.int64)
-    floats = np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
+    floats = np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS)))
     size, _ = moves.gather_block(state, pivot, 0, 1, ints[0], ints[1], ints[2])
     assert size == 3
-    moves.block_log_g(state, pivot, 0, 1, size, floats[0], floats[2], floats[3], floats[4],
-                      floats[5])
+    block_weight.block_log_g(state, pivot, 0, 1, size, floats[0], floats[2], floats[3],
+                             floats[4], floats[5])
     exact = []
     for m in range(size + 1):
         split = values.copy()

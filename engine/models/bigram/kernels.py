@@ -31,9 +31,7 @@ from collections import namedtuple
 
 import math
 
-import numpy as np
-
-from engine.core import keyed_lists, seating as seats
+from engine.core import hash_table, keyed_lists, seating as seats
 from engine.core.draw import draw_weights
 from engine.core.jit import inline, kernel
 from engine.core.special import log_rising
@@ -107,6 +105,16 @@ implement_sites(implements)
 
 @inline
 def seating_of(state):
+    """The state's seating as an engine.core.seating.Seating (views of its arrays).
+
+    Parameters
+    ----------
+    state : BigramState
+
+    Returns
+    -------
+    Seating
+    """
     return Seating(state.seat_group, state.seat_item, state.seat_free, state.seat_of,
                    state.discount, state.seat_counts)
 
@@ -114,12 +122,22 @@ def seating_of(state):
 # --- the lexicon ----------------------------------------------------------------------------------
 @kernel
 def word_id(state, x, e):
-    """The id of the word chars[x:e], or −1 when it has no tokens."""
+    """The id of the word chars[x:e], or −1 when it has no tokens.
+
+    Parameters
+    ----------
+    state : BigramState
+    x, e : int
+
+    Returns
+    -------
+    int64
+    """
     length = e - x
     used = state.counts[LEX_CAPACITY]
     keys, heads = state.lexicon[SLOT_KEY, :used], state.lexicon[SLOT_HEAD, :used]
     key = word_key(state.prefix, state.power, x, e)
-    slot = keyed_lists.find(keys, key)
+    slot = hash_table.find(keys, key)
     while slot >= 0:
         w = heads[slot]
         while w >= 0:
@@ -127,13 +145,25 @@ def word_id(state, x, e):
                                                                 x, length):
                 return w
             w = state.links[NEXT, w]
-        slot = keyed_lists.find_next(keys, key, slot)
+        slot = hash_table.find_next(keys, key, slot)
     return -1
 
 
 @kernel
 def new_word(state, x, e):
-    """A new id for the word chars[x:e], filed in the lexicon."""
+    """A new id for the word chars[x:e], filed in the lexicon (live slots ≤ live words:
+    doubling at half the live words keeps the load ≤ 1/2).
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    x, e : int
+
+    Returns
+    -------
+    int64
+    """
     counts = state.counts
     counts[WORD_TOP] -= 1
     counts[LIVE_WORDS] += 1
@@ -147,7 +177,7 @@ def new_word(state, x, e):
     used = counts[LEX_CAPACITY]
     keys, heads, sizes = (state.lexicon[SLOT_KEY, :used], state.lexicon[SLOT_HEAD, :used],
                           state.lexicon[SLOT_SIZE, :used])
-    slot = keyed_lists.find(keys, key)
+    slot = hash_table.find(keys, key)
     if slot < 0:
         slot = keyed_lists.new_slot(keys, heads, sizes, key)
     keyed_lists.push(heads, sizes, state.links[NEXT], state.links[PREV], slot, w)
@@ -156,22 +186,60 @@ def new_word(state, x, e):
 
 @kernel
 def grown(table, capacity, spare):
-    """Double a growing keyed_lists table (rows SLOT_KEY, SLOT_HEAD, SLOT_SIZE); return the
-    new capacity."""
+    """Double a growing keyed_lists table (rows SLOT_KEY, SLOT_HEAD, SLOT_SIZE).
+
+    Parameters
+    ----------
+    table : int64[3, C]
+        Mutated.
+    capacity : int
+        The capacity in use.
+    spare : int64[3, C / 2]
+        Work.
+
+    Returns
+    -------
+    int
+        The new capacity.
+    """
     return keyed_lists.grow(table[SLOT_KEY], table[SLOT_HEAD], table[SLOT_SIZE], capacity,
                             spare[SLOT_KEY], spare[SLOT_HEAD], spare[SLOT_SIZE])
 
 
 @kernel
 def add_token(state, x, e):
-    """Count the word token chars[x:e]; return its id."""
+    """Count the word token chars[x:e].
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    x, e : int
+
+    Returns
+    -------
+    int64
+        Its id.
+    """
     return count_token(state, x, e, word_id(state, x, e))
 
 
 @kernel
 def count_token(state, x, e, w):
     """Count the word token chars[x:e] whose id ``word_id`` gave as w (negative: none, a new
-    word); return its id."""
+    word): the id's occurrences are a list whose head is REP.
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    x, e, w : int
+
+    Returns
+    -------
+    int64
+        Its id.
+    """
     if w < 0:
         w = new_word(state, x, e)
     # the id's occurrences are a list whose head is REP
@@ -189,7 +257,15 @@ def count_token(state, x, e, w):
 
 @kernel
 def remove_token(state, x, e):
-    """Uncount the word token chars[x:e] (its customers gone already)."""
+    """Uncount the word token chars[x:e] (its customers gone already); an id left without tokens
+    leaves the lexicon.
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    x, e : int
+    """
     w = state.occ[WORD_AT, x]
     occ = state.occ
     before, after = occ[OCC_PREV, x], occ[OCC_NEXT, x]
@@ -206,9 +282,9 @@ def remove_token(state, x, e):
         used = state.counts[LEX_CAPACITY]
         keys, heads, sizes = (state.lexicon[SLOT_KEY, :used], state.lexicon[SLOT_HEAD, :used],
                               state.lexicon[SLOT_SIZE, :used])
-        slot = keyed_lists.find(keys, state.word[w, KEY])
+        slot = hash_table.find(keys, state.word[w, KEY])
         while not slot_holds(state, slot, w):
-            slot = keyed_lists.find_next(keys, state.word[w, KEY], slot)
+            slot = hash_table.find_next(keys, state.word[w, KEY], slot)
         keyed_lists.unlink(keys, heads, sizes, state.links[NEXT], state.links[PREV], slot, w)
         state.word_free[state.counts[WORD_TOP]] = w
         state.counts[WORD_TOP] += 1
@@ -217,7 +293,17 @@ def remove_token(state, x, e):
 
 @kernel
 def slot_holds(state, slot, w):
-    """Whether id w is on the list of lexicon slot ``slot``."""
+    """Whether id w is on the list of lexicon slot ``slot`` (< counts[LEX_CAPACITY]).
+
+    Parameters
+    ----------
+    state : BigramState
+    slot, w : int
+
+    Returns
+    -------
+    bool
+    """
     v = state.lexicon[SLOT_HEAD, slot]  # (slot < counts[LEX_CAPACITY])
     while v >= 0 and v != w:
         v = state.links[NEXT, v]
@@ -227,20 +313,53 @@ def slot_holds(state, slot, w):
 # --- pairs and customers ----------------------------------------------------------------------------
 @inline
 def pair_key(state, r, w):
+    """The exact key of the pair ⟨r, w⟩ of word ids: r·W + w.
+
+    Parameters
+    ----------
+    state : BigramState
+    r, w : int
+
+    Returns
+    -------
+    int64
+    """
     return r * state.word.shape[0] + w
 
 
 @kernel
 def pair_id(state, r, w):
-    """The id of the pair ⟨r, w⟩ (word ids), or −1 when it has no customers."""
-    slot = keyed_lists.find(state.pairs[SLOT_KEY, :state.counts[PAIR_CAPACITY]],
+    """The id of the pair ⟨r, w⟩ (word ids), or −1 when it has no customers.
+
+    Parameters
+    ----------
+    state : BigramState
+    r, w : int
+
+    Returns
+    -------
+    int64
+    """
+    slot = hash_table.find(state.pairs[SLOT_KEY, :state.counts[PAIR_CAPACITY]],
                             pair_key(state, r, w))
     return -1 if slot < 0 else state.pairs[SLOT_HEAD, slot]
 
 
 @kernel
 def pair_for(state, r, w):
-    """The id of the pair ⟨r, w⟩, made when new."""
+    """The id of the pair ⟨r, w⟩, made when new (one slot per live pair: the table doubles at
+    half its capacity).
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    r, w : int
+
+    Returns
+    -------
+    int64
+    """
     g = pair_id(state, r, w)
     if g >= 0:
         return g
@@ -260,6 +379,14 @@ def pair_for(state, r, w):
 
 @kernel
 def drop_pair_if_empty(state, g):
+    """Free pair g's id and its slot when it has no customers left.
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    g : int
+    """
     if state.seat_group[g, seats.CUSTOMERS] > 0:
         return
     r, w = state.pair_info[g, CONTEXT], state.pair_info[g, DISH]
@@ -274,13 +401,33 @@ def drop_pair_if_empty(state, g):
 
 @inline
 def p1_numerator(state, w):
-    """t_w + α₀P₀(w): P₁(w) times (t + α₀)."""
+    """t_w + α₀P₀(w): P₁(w) times (t + α₀).
+
+    Parameters
+    ----------
+    state : BigramState
+    w : int
+
+    Returns
+    -------
+    float64
+    """
     return state.word[w, TABLES] + state.base[BASE, state.word[w, LENGTH]]
 
 
 @kernel
 def new_table_weight(state, w):
-    """α₁ P₁(w): the weight of a new table for dish w."""
+    """α₁ P₁(w): the weight of a new table for dish w.
+
+    Parameters
+    ----------
+    state : BigramState
+    w : int
+
+    Returns
+    -------
+    float64
+    """
     return (state.params[ALPHA1] * p1_numerator(state, w)
             / (state.counts[ALL_TABLES] + state.params[ALPHA0]))
 
@@ -288,8 +435,20 @@ def new_table_weight(state, w):
 @kernel
 def customer_arrives(rng, state, r, w, c, table):
     """Customer c of dish w comes into restaurant r: at a new table (table = 1), an existing
-    one drawn by size (table = 0) or by the restaurant's rule (table = −1). Return the size of
-    its table."""
+    one drawn by size (table = 0) or by the restaurant's rule (table = −1).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    r, w, c, table : int
+
+    Returns
+    -------
+    int64
+        The size of its table.
+    """
     g = pair_for(state, r, w)
     if table < 0:
         size = seats.seat(rng, seating_of(state), g, c, new_table_weight(state, w))
@@ -301,7 +460,20 @@ def customer_arrives(rng, state, r, w, c, table):
 
 @kernel
 def customer_leaves(rng, state, r, w, c):
-    """Customer c of dish w leaves restaurant r; return the size its table had."""
+    """Customer c of dish w leaves restaurant r.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    r, w, c : int
+
+    Returns
+    -------
+    int64
+        The size its table had.
+    """
     g = pair_id(state, r, w)
     size = seats.unseat(rng, seating_of(state), g, c)
     counted_in(state, r, w, size == 1, -1)
@@ -311,7 +483,14 @@ def customer_leaves(rng, state, r, w, c):
 
 @kernel
 def customer_unarrives(state, r, w, c, size):
-    """Undo ``customer_arrives`` (which returned ``size``), what came after it undone."""
+    """Undo ``customer_arrives`` (which returned ``size``), what came after it undone.
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    r, w, c, size : int
+    """
     g = pair_id(state, r, w)
     seats.unseat_exact(seating_of(state), g, c, size)
     counted_in(state, r, w, size == 1, -1)
@@ -321,7 +500,14 @@ def customer_unarrives(state, r, w, c, size):
 @kernel
 def customer_returns(state, r, w, c, size, table):
     """Undo ``customer_leaves`` (which returned ``size``; ``table``: seating.table_of before),
-    what came after it undone."""
+    what came after it undone.
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    r, w, c, size, table : int
+    """
     g = pair_for(state, r, w)
     seats.reseat_exact(seating_of(state), g, c, size, table)
     counted_in(state, r, w, size == 1, 1)
@@ -329,6 +515,16 @@ def customer_returns(state, r, w, c, size, table):
 
 @inline
 def counted_in(state, r, w, table_changed, sign):
+    """Restaurant r's customers, and when a table opened or closed, t_w and t, by ``sign``.
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    r, w : int
+    table_changed : bool
+    sign : int
+    """
     state.word[r, CUSTOMERS] += sign
     if table_changed:
         state.word[w, TABLES] += sign
@@ -338,8 +534,19 @@ def counted_in(state, r, w, table_changed, sign):
 @kernel
 def predictive(state, r, w, length):
     """log P(dish | restaurant r) for a word of ``length`` symbols with id w (−1: no tokens),
-    any seating summed out: log (n⟨r,w⟩ + α₁P₁(w)) / (n_r + α₁). r = −1: a context with no
-    customers."""
+    any seating summed out: log (n⟨r,w⟩ + α₁P₁(w)) / (n_r + α₁).
+
+    Parameters
+    ----------
+    state : BigramState
+    r : int
+        −1: a context with no customers.
+    w, length : int
+
+    Returns
+    -------
+    float64
+    """
     alpha0, alpha1 = state.params[ALPHA0], state.params[ALPHA1]
     denominator = (state.word[r, CUSTOMERS] if r >= 0 else 0) + alpha1
     tables = state.word[w, TABLES] if w >= 0 else 0
@@ -355,7 +562,17 @@ def predictive(state, r, w, length):
 # --- words around a site ------------------------------------------------------------------------------
 @inline
 def word_start(bound, p):
-    """The start of the word holding symbol p (utterances end with a boundary)."""
+    """The start of the word holding symbol p (utterances end with a boundary).
+
+    Parameters
+    ----------
+    bound : uint8[T]
+    p : int
+
+    Returns
+    -------
+    int
+    """
     a = p
     while a > 0 and not bound[a - 1]:
         a -= 1
@@ -364,7 +581,17 @@ def word_start(bound, p):
 
 @inline
 def word_end(bound, p):
-    """One past the end of the word holding symbol p."""
+    """One past the end of the word holding symbol p.
+
+    Parameters
+    ----------
+    bound : uint8[T]
+    p : int
+
+    Returns
+    -------
+    int
+    """
     e = p
     while not bound[e]:
         e += 1
@@ -373,20 +600,50 @@ def word_end(bound, p):
 
 @inline
 def is_start(state, a):
-    """Whether symbol a starts its utterance."""
+    """Whether symbol a starts its utterance.
+
+    Parameters
+    ----------
+    state : BigramState
+    a : int
+
+    Returns
+    -------
+    bool
+    """
     return a == 0 or state.final[a - 1]
 
 
 @inline
 def left_context(state, a):
-    """The id of the word before the one starting at a (`$` at an utterance's start)."""
+    """The id of the word before the one starting at a (`$` at an utterance's start).
+
+    Parameters
+    ----------
+    state : BigramState
+    a : int
+
+    Returns
+    -------
+    int64
+    """
     return END if is_start(state, a) else state.occ[WORD_ENDING, a - 1]
 
 
 @inline
 def follower(state, e):
     """(id, customer) of what follows a word ending at e − 1: the next word, or the `$` that
-    ends the utterance."""
+    ends the utterance.
+
+    Parameters
+    ----------
+    state : BigramState
+    e : int
+
+    Returns
+    -------
+    (int64, int64)
+    """
     if state.final[e - 1]:
         return END, state.chars.shape[0] + e - 1
     return state.occ[WORD_AT, e], e
@@ -397,14 +654,30 @@ def follower(state, e):
 def hypothesis_weights(state, k, ctx, dish, length, rest_pairs, rest_customers, rest_tables,
                        out):
     """Σ over the tables of k customers arriving in order (customer i of word ``dish[i]`` in
-    restaurant ``ctx[i]``) of the product of their (word, table) probabilities given the rest:
-    out[m] for each choice m of the first k − 1 customers' tables (bit i: customer i opens a
-    table), the last customer's summed; return Σ out.
+    restaurant ``ctx[i]``) of the product of their (word, table) probabilities given the rest,
+    for each choice m of the first k − 1 customers' tables (bit i: customer i opens a table),
+    the last customer's summed.
 
     Labels are word ids, or negative for words with no tokens in the rest (equal labels, equal
-    words). rest_* are each customer's counts in the rest: n⟨r, w⟩, n_r, t_w. For every word
-    with no table in the rest, the first customer to open one contributes α₀P₀(w), which may
-    underflow: it is left out here (the caller adds its log), so every term has it once.
+    words). For every word with no table in the rest, the first customer to open one
+    contributes α₀P₀(w), which may underflow: it is left out here (the caller adds its log), so
+    every term has it once.
+
+    Parameters
+    ----------
+    state : BigramState
+    k : int
+    ctx, dish, length : int64[≥ k]
+        Each customer's restaurant, word label and word length.
+    rest_pairs, rest_customers, rest_tables : int64[≥ k]
+        Each customer's counts in the rest: n⟨r, w⟩, n_r, t_w.
+    out : float64[≥ 2^(k−1)]
+        Output: out[m].
+
+    Returns
+    -------
+    float64
+        Σ out.
     """
     alpha0, alpha1 = state.params[ALPHA0], state.params[ALPHA1]
     total = 0.0
@@ -439,7 +712,17 @@ def hypothesis_weights(state, k, ctx, dish, length, rest_pairs, rest_customers, 
 
 @inline
 def rest_counts(state, i, r, w, rest_pairs, rest_customers, rest_tables):
-    """Customer i's counts in the rest (r, w: ids, negative when absent)."""
+    """Customer i's counts in the rest.
+
+    Parameters
+    ----------
+    state : BigramState
+    i : int
+    r, w : int
+        Ids, negative when absent.
+    rest_pairs, rest_customers, rest_tables : int64[≥ i + 1]
+        Output at i: n⟨r, w⟩, n_r, t_w.
+    """
     rest_customers[i] = state.word[r, CUSTOMERS] if r >= 0 else 0
     rest_tables[i] = state.word[w, TABLES] if w >= 0 else 0
     g = pair_id(state, r, w) if r >= 0 and w >= 0 else -1
@@ -450,7 +733,18 @@ def rest_counts(state, i, r, w, rest_pairs, rest_customers, rest_tables):
 def site_hypotheses(state, a, p, e, w):
     """With site p's customers taken away: w[0] ∝ P(one word chars[a:e] | rest), w[1] ∝
     P(two words chars[a:p+1], chars[p+1:e] | rest), each summed over the new customers'
-    tables; state.scratch[h] holds hypothesis h's terms by the first customers' tables."""
+    tables; state.scratch[h] holds hypothesis h's terms by the first customers' tables, and
+    state.labels the customers' labels and counts.
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+        (scratch and labels).
+    a, p, e : int
+    w : float64[≥ 2]
+        Output.
+    """
     left = left_context(state, a)
     right, _ = follower(state, e)
     joined, first, second = word_id(state, a, e), word_id(state, a, p + 1), word_id(state, p + 1, e)
@@ -492,7 +786,24 @@ def site_hypotheses(state, a, p, e, w):
 
 @inline
 def unopened_log_base(state, k, dish, length, tables):
-    """Σ log α₀P₀(w) over the distinct dishes with no table in the rest."""
+    """Σ log α₀P₀(w) over the distinct dishes with no table in the rest.
+
+    Parameters
+    ----------
+    state : BigramState
+    k : int
+        The customers.
+    dish : int64[≥ k]
+        Their words' labels (``hypothesis_weights``).
+    length : int64[≥ k]
+        Their words' lengths.
+    tables : int64[≥ k]
+        Their words' t_w in the rest.
+
+    Returns
+    -------
+    float64
+    """
     total = 0.0
     for i in range(k):
         if tables[i] == 0:
@@ -506,13 +817,33 @@ def unopened_log_base(state, k, dish, length, tables):
 
 @inline
 def same_halves(state, a, p, e):
-    """Whether chars[a:p+1] and chars[p+1:e] are the same word."""
+    """Whether chars[a:p+1] and chars[p+1:e] are the same word.
+
+    Parameters
+    ----------
+    state : BigramState
+    a, p, e : int
+
+    Returns
+    -------
+    bool
+    """
     return p + 1 - a == e - p - 1 and same_symbols(state.chars, a, p + 1, p + 1 - a)
 
 
 @inline
 def site_span(state, s):
-    """(a, p, e): site s's symbol p and the span [a, e) of the word(s) around it."""
+    """(a, p, e): site s's symbol p and the span [a, e) of the word(s) around it.
+
+    Parameters
+    ----------
+    state : BigramState
+    s : int
+
+    Returns
+    -------
+    (int, int, int)
+    """
     p = state.site_pos[s]
     return word_start(state.bound, p), p, word_end(state.bound, p + 1)
 
@@ -520,7 +851,15 @@ def site_span(state, s):
 @kernel
 def take_away_site(rng, state, a, p, e):
     """Take away the customers and tokens of the word(s) in [a, e) (site p's boundary as it
-    is), and the customer of what follows them."""
+    is), and the customer of what follows them.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    a, p, e : int
+    """
     right, c_right = follower(state, e)
     left = left_context(state, a)
     if state.bound[p]:
@@ -541,7 +880,15 @@ def take_away_site(rng, state, a, p, e):
 def put_site(rng, state, a, p, e, v, choice):
     """Give the taken-away span [a, e) one word (v = 0) or two (v = 1) and seat their customers
     in order: the first ones at a new table or an existing one as bit i of ``choice`` says, the
-    last by the restaurant's rule."""
+    last by the restaurant's rule.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    a, p, e, v, choice : int
+    """
     state.bound[p] = v
     left = left_context(state, a)
     right, c_right = follower(state, e)
@@ -561,11 +908,33 @@ def put_site(rng, state, a, p, e, v, choice):
 
 @implements(interface.reseats)
 def _reseats(state):
+    """interface.reseats: True, TOKEN's weights take the site's customers away.
+
+    Parameters
+    ----------
+    state : BigramState
+
+    Returns
+    -------
+    bool
+    """
     return True
 
 
 @implements(interface.token_weights)
 def _token_weights(rng, state, s, w):
+    """interface.token_weights: the site's customers leave (``take_away_site``) and the two
+    hypotheses are weighed (``site_hypotheses``).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    s : int
+    w : float64[≥ 2]
+        Output.
+    """
     a, p, e = site_span(state, s)
     take_away_site(rng, state, a, p, e)
     site_hypotheses(state, a, p, e, w)
@@ -573,6 +942,16 @@ def _token_weights(rng, state, s, w):
 
 @implements(interface.set_value)
 def _set_value(rng, state, s, v):
+    """interface.set_value: how the words' first customers sit is drawn from hypothesis v's terms
+    (2 for one word, 4 for two), then they are seated (``put_site``).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    s, v : int
+    """
     a, p, e = site_span(state, s)
     # how the words' first customers sit: hypothesis v's terms (2 for one word, 4 for two)
     choice = draw_weights(rng, state.scratch[v], 2 + 2 * v)
@@ -583,7 +962,14 @@ def _set_value(rng, state, s, v):
 @kernel
 def seat_corpus(rng, state):
     """Count every word of the segmentation ``bound`` and seat its customers in corpus order,
-    each by the restaurant's rule (sequential seating)."""
+    each by the restaurant's rule (sequential seating).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    """
     t = state.chars.shape[0]
     for x in range(t):
         if state.bound[x]:
@@ -602,7 +988,16 @@ def seat_corpus(rng, state):
 def log_likelihood(state):
     """log P(segmentation, seating) from the running counts: per restaurant r, n_r customers and
     T_r tables, T_r log α₁ − log α₁^(n_r); per table, log (n_k − 1)!; and the unigram level's
-    Pólya urn over the tables' labels, Σ_w log (α₀P₀(w))^(t_w) − log α₀^(t)."""
+    Pólya urn over the tables' labels, Σ_w log (α₀P₀(w))^(t_w) − log α₀^(t).
+
+    Parameters
+    ----------
+    state : BigramState
+
+    Returns
+    -------
+    float64
+    """
     alpha0, alpha1 = state.params[ALPHA0], state.params[ALPHA1]
     seating = seating_of(state)
     total = -(math.lgamma(alpha0 + state.counts[ALL_TABLES]) - math.lgamma(alpha0))
@@ -627,7 +1022,14 @@ def log_likelihood(state):
 @kernel
 def reseat_sweep(rng, state):
     """Every customer in corpus order leaves and comes back with the segmentation fixed: a
-    Gibbs sweep over the seating alone (the note's Fig. 2, circles)."""
+    Gibbs sweep over the seating alone (the note's Fig. 2, circles).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    """
     t = state.chars.shape[0]
     x = 0
     while x < t:

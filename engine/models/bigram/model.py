@@ -23,7 +23,8 @@ from engine.core.state import clone
 from engine.models.bigram import kernels
 from engine.models.bigram import sentence as bigram_sentence
 from engine.models.segmentation.populations import DEFAULT_PHI, BigramPopulation
-from engine.models.protocol import Option
+from engine.models.protocol import (ChainModel, CorpusModel, Lesson, Option, Population,
+                                    Presentation)
 from engine.models.registry import register
 from engine.models.segmentation.base import SegmentationModel
 
@@ -31,6 +32,7 @@ from engine.models.segmentation.base import SegmentationModel
 CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base",
                  "params")
 REBUILD_SEED = 0  # the seating of an analysis read without a Generator (files, scoring)
+SEATINGS = {"histogram": "histogram of table sizes", "explicit": "every customer's table"}
 
 
 @register
@@ -49,6 +51,7 @@ class BigramModel(SegmentationModel):
     """
 
     name = "bigram"
+    roles = (ChainModel, Presentation, CorpusModel, Population, Lesson)
     label = "Word segmentation (bigram model)"
     summary = ("Goldwater, Griffiths & Johnson's hierarchical Dirichlet-process bigram model "
                "of word segmentation, its restaurants' tables tracked exactly (Blunsom et al.).")
@@ -67,6 +70,7 @@ class BigramModel(SegmentationModel):
                "customer's table", choices=tuple(seats.REPRESENTATIONS)),
     )
     trace_labels = {**SegmentationModel.trace_labels, "tables": "tables (bigram restaurants)"}
+    loglik_label = "log p(corpus, segmentation, seating)"
     populations = ("particle",)
     particle_options = (
         Option("phi", "--phi", float, DEFAULT_PHI,
@@ -236,6 +240,34 @@ class BigramModel(SegmentationModel):
                 "tables": int(state.counts[kernels.ALL_TABLES]),
                 "tokens": int(state.counts[kernels.WORDS]),
                 "live_words": int(state.counts[kernels.LIVE_WORDS])}
+
+    def formulas(self):
+        """The HDP bigram model (Goldwater et al. 2009, §5) as the engine implements it, with
+        this corpus's numbers."""
+        return (
+            ("markdown", "Each word w is drawn given the previous word w′ (`$` at an "
+                         "utterance's start). The words following w′ are the customers of w′'s "
+                         "restaurant:"),
+            ("latex", r"P(w \mid w') = \frac{n_{\langle w', w\rangle} + \alpha_1 P_1(w)}"
+                      r"{n_{\langle w' \rangle} + \alpha_1},\qquad "
+                      r"P_1(w) = \frac{t_w + \alpha_0 P_0(w)}{t + \alpha_0}"),
+            ("latex", r"P_0(\$) = p_\$,\qquad P_0(x_1 \dots x_M) = (1 - p_\$)\,p_\#\,"
+                      r"(1-p_\#)^{M-1}\,|\Sigma|^{-M}"),
+            ("markdown", f"where t_w counts the tables labelled w in all bigram restaurants and "
+                         f"t all tables: a new table in a bigram restaurant is a customer of the "
+                         f"shared unigram restaurant. Here α₀ = {self.alpha0:g}, α₁ = "
+                         f"{self.alpha1:g}, p# = {self.p_boundary:g}, p$ = "
+                         f"{self.p_utterance:g}, |Σ| = {len(self.alphabet)}; the tables are kept "
+                         f"as a {SEATINGS[self.seating]}. Every utterance ends with the word `$`."),
+            ("markdown", "**TOKEN** (Goldwater et al.'s Gibbs sampler) takes away the site's "
+                         "customers — the one word w₁w₂, or w₁ and w₂, with the word after them "
+                         "as a customer in their context — draws the boundary from the two "
+                         "hypotheses' probabilities (each customer's table, new or existing, "
+                         "summed over), and seats the chosen hypothesis's customers again. "
+                         "**SENTENCE** proposes an utterance's segmentation by dynamic "
+                         "programming from the model with that utterance removed and accepts it "
+                         "by Metropolis-Hastings against the exact joint probability. There is "
+                         "no TYPE: see the Restaurants lesson."))
 
     def seating_bytes(self, state):
         """Bytes the seating representation needs now (engine.core.seating.bytes_in_use)."""

@@ -26,7 +26,11 @@ of the word), backward sampling — then adds the words and the final `$` one by
 from its exact conditional at both levels; eq. 10's factor is the sequential P₂'s product over
 Q(words | o) (engine.models.usm.particles says why the seating is drawn sequentially).
 
-Word slot 0 is `$`. Pairs ⟨w′, w⟩ with customers have a slot in a second open-addressing table.
+Word slot 0 is `$`. The lexicon is the unigram particles' (engine.models.usm.particles:
+``find_word``, ``link_word``); pairs ⟨w′, w⟩ with customers have a slot in a second
+engine.core.hash_table per particle, keyed by ``hash_table.pair_key``. The kernels read the
+corpus as a ``ParticleCorpus`` and write into a ``Reading``
+(engine.models.segmentation.particle_arrays), their work arrays a ``BigramWork``.
 """
 from collections import namedtuple
 
@@ -34,12 +38,14 @@ import math
 
 import numpy as np
 
+from engine.core import hash_table
 from engine.core.draw import pick_largest, pick_log_weight
-from engine.core.jit import kernel
+from engine.core.hash_table import EMPTY
+from engine.core.jit import inline, kernel
+from engine.core.resampling import copy_row
 from engine.core.special import log_rising, log_sum_exp
-from engine.models.usm.particles import (EMPTY, LABEL_CHARS, N_CHARS, PHI, WORDS,
-                                              _first_slot, _link_word, _log_base_counting,
-                                              _uncount, copy_row, find_word, reinsert)
+from engine.models.usm.particles import (LABEL_CHARS, N_CHARS, PHI, WORDS, find_word,
+                                         link_word, log_base_counting, uncount)
 
 END = 0  # the word slot of `$`
 PAIRS, BTABLES, UTABLES = 1, 2, 3  # columns of .scal beside WORDS (0) and LABEL_CHARS (4)
@@ -70,6 +76,22 @@ class BigramParticles(namedtuple("BigramParticles", [
     @property
     def n(self):
         return self.scal.shape[0]
+
+
+class BigramWork(namedtuple("BigramWork", ["lp", "slots", "lp1", "a", "terms", "starts",
+                                           "uniforms", "bound"])):
+    """One thread's work arrays for ``propagate`` and ``segment_frozen`` (n the longest
+    utterance, T the corpus's symbols).
+
+    lp, terms : float64[n + 1]   prefix sums of log P_c; a position's terms
+    slots : int64[n²]            every substring's word slot (−1: never seated)
+    lp1, a : float64[n²]         log P₁ of every substring; the forward table a(i, j)
+    starts : int64[n + 1]        a segmentation's word starts
+    uniforms : float64[n]        segment_frozen's draws for one utterance
+    bound : uint8[T]             segment_frozen's output: 1 where a word ends
+    """
+
+    __slots__ = ()
 
 
 SIZED = {"word": ("wtype", "wctx", "wtabs", "whead"), "pair": ("pcust", "phead"),
@@ -116,69 +138,107 @@ def grow(parts, more_words, more_pairs, more_tables):
             getattr(grown, name)[:, :old.shape[1]] = old
     grown.cc[:] = parts.cc
     grown.scal[:] = parts.scal
-    reinsert(parts.hkey, parts.hslot, grown.hkey, grown.hslot)
-    reinsert(parts.pkey, parts.pslot, grown.pkey, grown.pslot)
+    hash_table.reinsert_rows(parts.hkey, parts.hslot, grown.hkey, grown.hslot)
+    hash_table.reinsert_rows(parts.pkey, parts.pslot, grown.pkey, grown.pslot)
     return grown
 
 
 # --- the lexicon and the pairs ------------------------------------------------------------------
 @kernel
 def new_word(parts, l, v):
+    """Give type v a word slot in particle l (the caller checked it has none).
+
+    Parameters
+    ----------
+    parts : BigramParticles
+        Mutated.
+    l, v : int
+
+    Returns
+    -------
+    int64
+        The word slot.
+    """
     w = parts.scal[l, WORDS]
     parts.scal[l, WORDS] += 1
     parts.wtype[l, w] = v
     parts.wctx[l, w] = 0
     parts.wtabs[l, w] = 0
     parts.whead[l, w] = EMPTY
-    _link_word(parts, l, v, w)
+    link_word(parts, l, v, w)
     return w
 
 
 @kernel
-def _pair_key(before, w):
-    return (np.int64(before) << np.int64(32)) | np.int64(w)
-
-
-@kernel
 def find_pair(parts, l, before, w):
-    """The pair slot of ⟨before, w⟩ (word slots), or −1."""
-    pkey = parts.pkey
-    key = _pair_key(before, w)
-    mask = pkey.shape[1] - 1
-    slot = _first_slot(key, mask)
-    while pkey[l, slot] != EMPTY:
-        if pkey[l, slot] == key:
-            return np.int64(parts.pslot[l, slot])
-        slot = (slot + 1) & mask
-    return np.int64(EMPTY)
+    """The pair slot of ⟨before, w⟩ (word slots), or −1.
+
+    Parameters
+    ----------
+    parts : BigramParticles
+    l, before, w : int
+
+    Returns
+    -------
+    int64
+    """
+    slot = hash_table.find(parts.pkey[l], hash_table.pair_key(before, w))
+    return np.int64(parts.pslot[l, slot]) if slot >= 0 else np.int64(EMPTY)
 
 
 @kernel
 def new_pair(parts, l, before, w):
+    """Give the pair ⟨before, w⟩ (word slots) a pair slot in particle l (the caller checked it
+    has none).
+
+    Parameters
+    ----------
+    parts : BigramParticles
+        Mutated.
+    l, before, w : int
+
+    Returns
+    -------
+    int64
+        The pair slot.
+    """
     p = parts.scal[l, PAIRS]
     parts.scal[l, PAIRS] += 1
     parts.pcust[l, p] = 0
     parts.phead[l, p] = EMPTY
-    pkey = parts.pkey
-    key = _pair_key(before, w)
-    mask = pkey.shape[1] - 1
-    slot = _first_slot(key, mask)
-    while pkey[l, slot] != EMPTY:
-        slot = (slot + 1) & mask
-    pkey[l, slot] = key
-    parts.pslot[l, slot] = p
+    parts.pslot[l, hash_table.insert(parts.pkey[l], hash_table.pair_key(before, w))] = p
     return p
 
 
 # --- the proposal Q: the model frozen at s ---------------------------------------------------------
 @kernel
-def fill_unigram_level(parts, l, chars, x0, n, sub, off, params, lp, slots, lp1):
-    """For every substring w = o[i:j] of the utterance chars[x0 : x0 + n]: its word slot in
-    particle l (−1: never seated) and log P₁(w) with eq. 4's P₀, the model frozen. Returns
-    log P₁(`$`).
+def fill_unigram_level(parts, l, corpus, u, params, lp, slots, lp1):
+    """For every substring w = o[i:j] of utterance u (n symbols): its word slot in particle l
+    (−1: never seated) and log P₁(w) with eq. 4's P₀, the model frozen.
 
-    lp : float64[≥ n + 1] work; slots : int64[≥ n²], lp1 : float64[≥ n²] outputs at i·n + j − 1.
+    Parameters
+    ----------
+    parts : BigramParticles
+    l : int
+    corpus : ParticleCorpus
+    u : int
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+    lp : float64[≥ n + 1]
+        Work: prefix sums of log P_c.
+    slots : int64[≥ n²]
+        Output at i·n + j − 1.
+    lp1 : float64[≥ n²]
+        Output at i·n + j − 1.
+
+    Returns
+    -------
+    float
+        log P₁(`$`).
     """
+    chars, sub = corpus.chars, corpus.sub
+    x0, off = corpus.utt_start[u], corpus.sub_off[u]
+    n = corpus.utt_start[u + 1] - x0
     cc = parts.cc
     alpha0, phi, p_end = params[ALPHA0], params[PHI], params[P_END]
     log_denom = math.log(parts.scal[l, LABEL_CHARS] + params[N_CHARS] * phi)
@@ -204,7 +264,23 @@ def fill_unigram_level(parts, l, chars, x0, n, sub, off, params, lp, slots, lp1)
 
 @kernel
 def log_q(parts, l, before, w, lp1_w, params):
-    """log P₂(w | before) frozen: word slots (−1: never seated), lp1_w = log P₁(w)."""
+    """log P₂(w | before), the model frozen.
+
+    Parameters
+    ----------
+    parts : BigramParticles
+    l : int
+    before, w : int
+        Word slots (−1: never seated).
+    lp1_w : float64
+        log P₁(w).
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+
+    Returns
+    -------
+    float
+    """
     alpha1 = params[ALPHA1]
     n_before = parts.wctx[l, before] if before >= 0 else 0
     c = 0
@@ -220,7 +296,22 @@ def log_q(parts, l, before, w, lp1_w, params):
 @kernel
 def _paths_into(parts, l, n, i, w, lp1_w, slots, a, params, terms):
     """terms[h] = a(h, i) + log P₂(w | o[h:i]) for h < i (i > 0): the paths into the word w
-    that starts at i (w = END with i = n: into the utterance's end)."""
+    that starts at i (w = END with i = n: into the utterance's end).
+
+    Parameters
+    ----------
+    parts : BigramParticles
+    l, n, i, w : int
+    lp1_w : float64
+        log P₁(w).
+    slots : int64[≥ n²]
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+    a : float64[≥ n²]
+        The forward table so far.
+    terms : float64[≥ i]
+        Output.
+    """
     for h in range(i):
         at = h * n + i - 1
         terms[h] = a[at] + log_q(parts, l, slots[at], w, lp1_w, params)
@@ -228,23 +319,65 @@ def _paths_into(parts, l, n, i, w, lp1_w, slots, a, params, terms):
 
 @kernel
 def _combine(terms, m, greedy):
-    """log Σ exp(terms[:m]), or with ``greedy`` their largest (Viterbi)."""
+    """log Σ exp(terms[:m]), or with ``greedy`` their largest (Viterbi).
+
+    Parameters
+    ----------
+    terms : float64[≥ m]
+    m : int
+    greedy : bool
+
+    Returns
+    -------
+    float
+    """
     return terms[pick_largest(terms, m)] if greedy else log_sum_exp(terms[:m])
 
 
 @kernel
 def _choose(terms, m, u, greedy):
-    """An index < m drawn ∝ exp(terms) with the uniform u, or with ``greedy`` the largest."""
+    """An index < m drawn ∝ exp(terms) with the uniform u, or with ``greedy`` the largest.
+
+    Parameters
+    ----------
+    terms : float64[≥ m]
+    m : int
+    u : float64
+    greedy : bool
+
+    Returns
+    -------
+    int
+    """
     return pick_largest(terms, m) if greedy else pick_log_weight(u, terms, m)
 
 
 @kernel
 def forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, greedy):
     """a(i, j) = log Σ over segmentations of o[:j] whose last word is o[i:j] of the frozen P₂'s
-    product (``greedy``: the maximum instead, Viterbi); return log Q(o | s), the same over whole
-    segmentations with the final `$` (greedy: the best one's log-probability).
+    product (``greedy``: the maximum instead, Viterbi).
 
-    a : float64[≥ n²] output at i·n + j − 1; terms : float64[≥ n] work.
+    Parameters
+    ----------
+    parts : BigramParticles
+    l : int
+    n : int
+        The utterance's symbols.
+    slots : int64[≥ n²]; lp1 : float64[≥ n²]; lp1_end : float64
+        From ``fill_unigram_level``.
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+    a : float64[≥ n²]
+        Output at i·n + j − 1.
+    terms : float64[≥ n]
+        Work.
+    greedy : bool
+
+    Returns
+    -------
+    float
+        log Q(o | s), the same over whole segmentations with the final `$` (greedy: the best
+        one's log-probability).
     """
     for j in range(1, n + 1):
         at = j - 1
@@ -259,9 +392,32 @@ def forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, greedy):
 
 @kernel
 def draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms, greedy, starts):
-    """Backward sampling after ``forward`` (``greedy``: the Viterbi path): the words' starts,
-    left to right, in ``starts`` (int64[≥ n]); uniforms : float64[≥ n]. Returns the number of
-    words."""
+    """Backward sampling after ``forward`` (``greedy``: the Viterbi path).
+
+    Parameters
+    ----------
+    parts : BigramParticles
+    l : int
+    n : int
+        The utterance's symbols.
+    slots : int64[≥ n²]; lp1 : float64[≥ n²]; lp1_end : float64
+        From ``fill_unigram_level``.
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+    a : float64[≥ n²]
+        From ``forward``.
+    terms : float64[≥ n]
+        Work.
+    uniforms : float64[≥ n]
+    greedy : bool
+    starts : int64[≥ n]
+        Output: the words' starts, left to right.
+
+    Returns
+    -------
+    int
+        The number of words.
+    """
     _paths_into(parts, l, n, n, END, lp1_end, slots, a, params, terms)
     i = _choose(terms, n, uniforms[0], greedy)
     j, k = n, 0
@@ -280,7 +436,25 @@ def draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms, gr
 
 @kernel
 def log_q_words(parts, l, n, starts, k, slots, lp1, lp1_end, params):
-    """log of the frozen P₂'s product over the segmentation (``starts``, k words) and `$`."""
+    """log of the frozen P₂'s product over the segmentation (``starts``, k words) and `$`.
+
+    Parameters
+    ----------
+    parts : BigramParticles
+    l : int
+    n : int
+        The utterance's symbols.
+    slots : int64[≥ n²]; lp1 : float64[≥ n²]; lp1_end : float64
+        From ``fill_unigram_level``.
+    starts : int64[≥ k]
+    k : int
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+
+    Returns
+    -------
+    float
+    """
     total, before = 0.0, np.int64(END)
     for b in range(k):
         j = starts[b + 1] if b + 1 < k else n
@@ -294,7 +468,20 @@ def log_q_words(parts, l, n, starts, k, slots, lp1, lp1_end, params):
 @kernel
 def _pick(sizes, nexts, l, head, target, largest):
     """The table of the list from ``head`` where ``target`` falls when the tables are laid end
-    to end by size (``largest``: the largest table)."""
+    to end by size (``largest``: the largest table).
+
+    Parameters
+    ----------
+    sizes, nexts : int32[N, B]
+        A level's tables: customers, next table.
+    l, head : int
+    target : float64
+    largest : bool
+
+    Returns
+    -------
+    int
+    """
     t = head
     chosen, size = t, -1
     while t != EMPTY:
@@ -312,12 +499,41 @@ def _pick(sizes, nexts, l, head, target, largest):
 
 @kernel
 def _largest(sizes, nexts, l, head):
+    """The customers at the largest table of the list from ``head`` (0 for an empty list).
+
+    Parameters
+    ----------
+    sizes, nexts : int32[N, B]
+    l, head : int
+
+    Returns
+    -------
+    int
+    """
     return sizes[l, _pick(sizes, nexts, l, head, 0.0, True)] if head != EMPTY else 0
 
 
 @kernel
 def _open_table(sizes, nexts, heads, l, owner, counter, parts):
-    """A new table of one customer at the head of ``owner``'s list; return it."""
+    """A new table of one customer at the head of ``owner``'s list.
+
+    Parameters
+    ----------
+    sizes, nexts : int32[N, B]
+        A level's tables, mutated.
+    heads : int32[N, W or P]
+        The owners' first tables, mutated.
+    l, owner : int
+    counter : int
+        The column of parts.scal counting the level's tables.
+    parts : BigramParticles
+        Mutated (scal).
+
+    Returns
+    -------
+    int
+        The table.
+    """
     t = parts.scal[l, counter]
     parts.scal[l, counter] += 1
     sizes[l, t] = 1
@@ -329,15 +545,33 @@ def _open_table(sizes, nexts, heads, l, owner, counter, parts):
 @kernel
 def _seat(parts, l, before, w, v, chars, x, m, params, u_bigram, u_unigram, greedy):
     """Seat one customer: the word chars[x : x + m] of type v (word slot w, −1 if new) or, with
-    m = 0, `$` (w = END), after the word slot ``before``. Mutates the particle; returns
-    (log P₂(w | before) given everything added so far, the word's slot)."""
+    m = 0, `$` (w = END), after the word slot ``before``.
+
+    Parameters
+    ----------
+    parts : BigramParticles
+        Mutated.
+    l, before, w, v : int
+    chars : int32[T]
+    x, m : int
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+    u_bigram, u_unigram : float64
+        The uniforms of its two levels' draws.
+    greedy : bool
+
+    Returns
+    -------
+    (float, int)
+        log P₂(w | before) given everything added so far, and the word's slot.
+    """
     alpha0, alpha1, p_end = params[ALPHA0], params[ALPHA1], params[P_END]
     scal = parts.scal
     p = find_pair(parts, l, before, w) if w >= 0 else np.int64(EMPTY)
     c = parts.pcust[l, p] if p >= 0 else 0
     tw = parts.wtabs[l, w] if w >= 0 else 0
     if m > 0:
-        base = alpha0 * (1.0 - p_end) * math.exp(_log_base_counting(parts, l, chars, x, m,
+        base = alpha0 * (1.0 - p_end) * math.exp(log_base_counting(parts, l, chars, x, m,
                                                                    params))
     else:
         base = alpha0 * p_end
@@ -372,23 +606,45 @@ def _seat(parts, l, before, w, v, chars, x, m, params, u_bigram, u_unigram, gree
         parts.bsize[l, _pick(parts.bsize, parts.bnext, l, parts.phead[l, p],
                              u_bigram * (c + new_weight), greedy)] += 1
     if m > 0 and not opened_unigram:
-        _uncount(parts, l, chars, x, m)
+        uncount(parts, l, chars, x, m)
     parts.pcust[l, p] += 1
     parts.wctx[l, before] += 1
     return log_p, w
 
 
 @kernel
-def add_words(parts, l, chars, x0, n, sub, off, starts, k, params, uniforms, greedy):
-    """Seat the segmentation's words (``starts``, k of them) and the final `$` in order, each from
-    its exact conditional at both levels (``greedy``: at its most probable tables, DPM).
-    uniforms : float64[≥ 2k + 2]. Returns log P(words, `$` | s), the sequential P₂'s product."""
+def add_words(parts, l, corpus, u, starts, k, params, uniforms, greedy):
+    """Seat the segmentation's words (``starts``, k of them) and the final `$` in order, each
+    from its exact conditional at both levels (``greedy``: at its most probable tables, DPM).
+
+    Parameters
+    ----------
+    parts : BigramParticles
+        Mutated.
+    l : int
+    corpus : ParticleCorpus
+    u : int
+    starts : int64[≥ k]
+    k : int
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+    uniforms : float64[≥ 2k + 2]
+    greedy : bool
+
+    Returns
+    -------
+    float
+        log P(words, `$` | s), the sequential P₂'s product.
+    """
+    x0, off = corpus.utt_start[u], corpus.sub_off[u]
+    n = corpus.utt_start[u + 1] - x0
+    chars = corpus.chars
     log_p, before = 0.0, np.int64(END)
     for b in range(k + 1):
         if b < k:
             i = starts[b]
             j = starts[b + 1] if b + 1 < k else n
-            v = sub[off + i * n + j - 1]
+            v = corpus.sub[off + i * n + j - 1]
             w, x, m = find_word(parts, l, v), x0 + i, j - i
         else:
             v, w, x, m = -1, np.int64(END), x0, 0
@@ -399,54 +655,115 @@ def add_words(parts, l, chars, x0, n, sub, off, starts, k, params, uniforms, gre
 
 
 @kernel
-def propagate(parts, lo, hi, chars, x0, n, sub, off, params, uniforms, greedy, lp, slots, lp1,
-              a, terms, starts, log_inc, log_qo, bounds):
-    """Particles lo … hi − 1 read the utterance chars[x0 : x0 + n] (as in
-    engine.models.usm.particles.propagate). uniforms : float64[N, ≥ 3n + 2]: n for the
-    segmentation, 2 per word and `$` for the seating; lp : float64[≥ n + 1]; slots :
-    int64[≥ n²]; lp1, a : float64[≥ n²]; terms : float64[≥ n]; starts : int64[≥ n] work."""
+def propagate(parts, lo, hi, corpus, u, params, uniforms, greedy, work, out):
+    """Particles lo … hi − 1 read utterance u (n symbols), as in
+    engine.models.usm.particles.propagate.
+
+    Parameters
+    ----------
+    parts : BigramParticles
+        Mutated.
+    lo, hi : int
+    corpus : ParticleCorpus
+    u : int
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+    uniforms : float64[N, ≥ 3n + 2]
+        Particle l's draws: n for the segmentation, 2 per word and `$` for the seating.
+    greedy : bool
+    work : BigramWork
+        One thread's work arrays.
+    out : Reading
+        Output at rows lo … hi − 1.
+    """
     for l in range(lo, hi):
-        lp1_end = fill_unigram_level(parts, l, chars, x0, n, sub, off, params, lp, slots, lp1)
-        log_z = forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, False)
-        if greedy:
-            forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, True)
-        k = draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms[l, :n],
-                        greedy, starts)
-        log_q_seg = log_q_words(parts, l, n, starts, k, slots, lp1, lp1_end, params)
-        for b in range(n):
-            bounds[l, b] = 0
-        for b in range(k):
-            bounds[l, (starts[b + 1] if b + 1 < k else n) - 1] = 1
-        log_p = add_words(parts, l, chars, x0, n, sub, off, starts, k, params,
-                          uniforms[l, n:], greedy)
-        log_inc[l] = log_p - log_q_seg + log_z
-        log_qo[l] = log_z
+        out.log_inc[l], out.log_qo[l] = read_utterance(parts, l, corpus, u, params, uniforms[l],
+                                                       greedy, work, out.bounds[l])
+
+
+@inline  # per particle: a call would pass every array of the particles, corpus and work
+def read_utterance(parts, l, corpus, u, params, uniforms, greedy, work, bounds):
+    """Particle l reads utterance u (n symbols): ``propagate`` for one particle.
+
+    Parameters
+    ----------
+    parts : BigramParticles
+        Mutated.
+    l, u : int
+        The particle and the utterance.
+    corpus : ParticleCorpus
+    params : float64[5]
+    uniforms : float64[≥ 3n + 2]
+    greedy : bool
+    work : BigramWork
+    bounds : uint8[≥ n]
+        Output: 1 where a word of the drawn segmentation ends.
+
+    Returns
+    -------
+    (float, float)
+        Eq. 10's factor and log Q(o | s).
+    """
+    slots, lp1, a, terms, starts = work.slots, work.lp1, work.a, work.terms, work.starts
+    n = corpus.utt_start[u + 1] - corpus.utt_start[u]
+    lp1_end = fill_unigram_level(parts, l, corpus, u, params, work.lp, slots, lp1)
+    log_z = forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, False)
+    if greedy:
+        forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, True)
+    k = draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms[:n], greedy,
+                    starts)
+    log_q_seg = log_q_words(parts, l, n, starts, k, slots, lp1, lp1_end, params)
+    for b in range(n):
+        bounds[b] = 0
+    for b in range(k):
+        bounds[(starts[b + 1] if b + 1 < k else n) - 1] = 1
+    log_p = add_words(parts, l, corpus, u, starts, k, params, uniforms[n:], greedy)
+    return log_p - log_q_seg + log_z, log_z
 
 
 @kernel
-def segment_frozen(rng, parts, l, chars, utt_start, sub, sub_off, params, lp, slots, lp1, a,
-                   terms, starts, uniforms, bound):
+def segment_frozen(rng, parts, l, corpus, params, work):
     """§6.1's evaluation: particle l frozen, every utterance segmented by a draw from Q.
-    uniforms : float64[≥ longest utterance] work; bound : uint8[T] output."""
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    parts : BigramParticles
+    l : int
+    corpus : ParticleCorpus
+    params : float64[5]
+    work : BigramWork
+        Work arrays; the segmentation is written to work.bound (uint8[T], 1 where a word
+        ends).
+    """
+    utt_start, uniforms, bound = corpus.utt_start, work.uniforms, work.bound
+    slots, lp1, a, terms = work.slots, work.lp1, work.a, work.terms
     for u in range(utt_start.shape[0] - 1):
         x0 = utt_start[u]
         n = utt_start[u + 1] - x0
-        lp1_end = fill_unigram_level(parts, l, chars, x0, n, sub, sub_off[u], params, lp, slots,
-                                     lp1)
+        lp1_end = fill_unigram_level(parts, l, corpus, u, params, work.lp, slots, lp1)
         forward(parts, l, n, slots, lp1, lp1_end, params, a, terms, False)
         for b in range(n):
             uniforms[b] = rng.random()
             bound[x0 + b] = 0
         k = draw_starts(parts, l, n, slots, lp1, lp1_end, params, a, terms, uniforms, False,
-                        starts)
+                        work.starts)
         for b in range(k):
-            bound[x0 + (starts[b + 1] if b + 1 < k else n) - 1] = 1
+            bound[x0 + (work.starts[b + 1] if b + 1 < k else n) - 1] = 1
 
 
 @kernel
 def copy_particles(parts, sources, targets, read):
-    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source);
-    ``read`` is unused (the bigram particles keep no segmentation)."""
+    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source).
+
+    Parameters
+    ----------
+    parts : BigramParticles
+        Mutated.
+    sources, targets : int64[k]
+    read : int
+        Unused (the bigram particles keep no segmentation).
+    """
     for i in range(sources.shape[0]):
         a, b = sources[i], targets[i]
         scal = parts.scal
@@ -466,7 +783,16 @@ def copy_particles(parts, sources, targets, read):
 
 @kernel
 def log_joint(parts, params, out):
-    """out[l] = log P(s_l) as in the module's doc, from particle l's tables."""
+    """log P(s_l) as in the module's doc, from particle l's tables.
+
+    Parameters
+    ----------
+    parts : BigramParticles
+    params : float64[5]
+        α₀, φ, p$, |chars|, α₁ (ALPHA0, PHI, P_END, N_CHARS, ALPHA1).
+    out : float64[N]
+        Output.
+    """
     alpha0, alpha1, p_end, phi = params[ALPHA0], params[ALPHA1], params[P_END], params[PHI]
     for l in range(parts.scal.shape[0]):
         scal = parts.scal

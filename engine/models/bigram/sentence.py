@@ -23,11 +23,12 @@ from engine.core.draw import draw_log_weights
 from engine.core.jit import kernel
 from engine.core import seating as seats
 from engine.kernels import interface
-from engine.models.bigram.kernels import (ALL_TABLES, ALPHA0, ALPHA1, BASE, CUSTOMERS, END, LOG_BASE,
-                                   TABLES, WORD_AT, add_token, customer_arrives,
-                                   customer_leaves, customer_returns, customer_unarrives,
-                                   implements, inline, left_context, predictive, remove_token,
-                                   seating_of, word_end, word_id, word_start)
+from engine.models.bigram.kernels import (ALL_TABLES, ALPHA0, ALPHA1, BASE, CUSTOMERS, END,
+                                          LOG_BASE, TABLES, WORD_AT, add_token, customer_arrives,
+                                          customer_leaves, customer_returns, customer_unarrives,
+                                          implements, inline, left_context, predictive,
+                                          remove_token, seating_of, word_end, word_id,
+                                          word_start)
 
 # rows of BigramState.journal
 LEFT_SIZE, LEFT_TABLE, GOT_SIZE = range(3)
@@ -35,8 +36,21 @@ LEFT_SIZE, LEFT_TABLE, GOT_SIZE = range(3)
 
 @implements(interface.sentence_remove)
 def _sentence_remove(rng, state, u):
-    # customers last to first (the end's `$`, then each word's), so the terms are the chain
-    # rule's in corpus order; the journal keeps, by position, what each left
+    """interface.sentence_remove: customers last to first (the end's `$`, then each word's), so
+    the terms are the chain rule's in corpus order; the journal keeps, by position, what each
+    left.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    u : int
+
+    Returns
+    -------
+    float
+    """
     first, stop = state.utt_start[u], state.utt_start[u + 1]
     t = state.chars.shape[0]
     m = count_words(state, first, stop)
@@ -53,8 +67,20 @@ def _sentence_remove(rng, state, u):
 
 @inline
 def leave(rng, state, r, w, c, length, i):
-    """Customer c (i-th of its utterance) leaves; the log of its predictive probability given
-    the customers left before it."""
+    """Customer c (i-th of its utterance) leaves, its table and size journalled.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    r, w, c, length, i : int
+
+    Returns
+    -------
+    float64
+        The log of its predictive probability given the customers left before it.
+    """
     state.journal[LEFT_TABLE, i] = seats.table_of(seating_of(state), c)
     state.journal[LEFT_SIZE, i] = customer_leaves(rng, state, r, w, c)
     return predictive(state, r, w, length)
@@ -62,6 +88,17 @@ def leave(rng, state, r, w, c, length, i):
 
 @kernel
 def count_words(state, first, stop):
+    """The words of the utterance's span [first, stop).
+
+    Parameters
+    ----------
+    state : BigramState
+    first, stop : int
+
+    Returns
+    -------
+    int
+    """
     m = 0
     for x in range(first, stop):
         m += state.bound[x]
@@ -70,6 +107,14 @@ def count_words(state, first, stop):
 
 @kernel
 def remove_tokens(state, first, stop):
+    """Uncount the word tokens of [first, stop).
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    first, stop : int
+    """
     x = first
     while x < stop:
         e = word_end(state.bound, x)
@@ -79,6 +124,14 @@ def remove_tokens(state, first, stop):
 
 @kernel
 def add_tokens(state, first, stop):
+    """Count the word tokens of [first, stop) (their customers are the caller's).
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    first, stop : int
+    """
     x = first
     while x < stop:
         e = word_end(state.bound, x)
@@ -88,12 +141,36 @@ def add_tokens(state, first, stop):
 
 @inline
 def set_bounds(state, first, stop, values):
+    """bound of the utterance's sites = values.
+
+    Parameters
+    ----------
+    state : BigramState
+        Mutated.
+    first, stop : int
+    values : int64[≥ stop − first − 1]
+    """
     for i in range(stop - 1 - first):
         state.bound[first + i] = values[i]
 
 
 @implements(interface.sentence_add)
 def _sentence_add(rng, state, u, values):
+    """interface.sentence_add: the tokens counted, then each customer seated in order by the
+    restaurant's rule, the sizes it got journalled.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    u : int
+    values : int64[≥ the utterance's sites]
+
+    Returns
+    -------
+    float
+    """
     first, stop = state.utt_start[u], state.utt_start[u + 1]
     t = state.chars.shape[0]
     set_bounds(state, first, stop, values)
@@ -113,6 +190,17 @@ def _sentence_add(rng, state, u, values):
 
 @implements(interface.sentence_restore)
 def _sentence_restore(rng, state, u, values):
+    """interface.sentence_restore: the proposal's customers away, last first, each from the
+    table it got; then the old analysis back, first customer first, each to the table it left.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+        Mutated.
+    u : int
+    values : int64[≥ the utterance's sites]
+    """
     first, stop = state.utt_start[u], state.utt_start[u + 1]
     t = state.chars.shape[0]
     # the proposal's customers away, last first, each from the table it got
@@ -144,6 +232,16 @@ def _sentence_restore(rng, state, u, values):
 # --- the proposal ---------------------------------------------------------------------------------
 @implements(interface.sentence_work_size)
 def _sentence_work_size(state):
+    """interface.sentence_work_size: 2 (L + 1)² + 2 (L + 1), L the longest utterance.
+
+    Parameters
+    ----------
+    state : BigramState
+
+    Returns
+    -------
+    int
+    """
     longest = 0
     for u in range(state.utt_start.shape[0] - 1):
         longest = max(longest, state.utt_start[u + 1] - state.utt_start[u])
@@ -152,7 +250,19 @@ def _sentence_work_size(state):
 
 @inline
 def log_p1(state, w, length):
-    """log P₁(w) (w: id, −1 for a word with no tokens)."""
+    """log P₁(w).
+
+    Parameters
+    ----------
+    state : BigramState
+    w : int
+        Id, −1 for a word with no tokens.
+    length : int
+
+    Returns
+    -------
+    float64
+    """
     tables = state.word[w, TABLES] if w >= 0 else 0
     log_den = math.log(state.counts[ALL_TABLES] + state.params[ALPHA0])
     if tables == 0:
@@ -162,7 +272,19 @@ def log_p1(state, w, length):
 
 @inline
 def log_q(state, r, w, length):
-    """log q(w | r) with the counts as they are (r, w: ids, −1 for words with no tokens)."""
+    """log q(w | r) with the counts as they are.
+
+    Parameters
+    ----------
+    state : BigramState
+    r, w : int
+        Ids, −1 for words with no tokens.
+    length : int
+
+    Returns
+    -------
+    float64
+    """
     if r < 0:
         return log_p1(state, w, length)
     return predictive(state, r, w, length)
@@ -170,6 +292,26 @@ def log_q(state, r, w, length):
 
 @implements(interface.sentence_proposal)
 def _sentence_proposal(rng, state, u, inv_temp, old, new, work):
+    """interface.sentence_proposal: the forward algorithm over (end, start) pairs, then backward
+    sampling. The work is ids[(L+1)²] | alpha[(L+1)²] (alpha[j·side + i]) | C_i[L + 1] |
+    weights[L + 1].
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : BigramState
+    u : int
+    inv_temp : float64
+    old : int64[≥ L − 1]
+    new : int64[≥ L − 1]
+        Output.
+    work : float64[sentence_work_size(state)]
+
+    Returns
+    -------
+    (float, float)
+        log q(new), log q(old).
+    """
     first = state.utt_start[u]
     length = state.utt_start[u + 1] - first
     side = length + 1
@@ -216,7 +358,25 @@ def _sentence_proposal(rng, state, u, inv_temp, old, new, work):
 def shared_sum(state, alpha, ids, side, i, inv_temp, weights):
     """C_i = log Σ_k exp(α[i][k]) (α₁ / (n_w′ + α₁))^β over the words w′ = chars[k:i] (n_w′ =
     0 for a word with no tokens): then α[j][i] = β log P₁(w) + C_i for any word w = chars[i:j]
-    with no tokens."""
+    with no tokens.
+
+    Parameters
+    ----------
+    state : BigramState
+    alpha : float64[≥ (L + 1)²]
+    ids : float64[≥ (L + 1)²]
+        ids[i·side + j]: the id of chars[first+i : first+j], or −1.
+    side : int
+        L + 1.
+    i : int
+    inv_temp : float64
+    weights : float64[≥ i]
+        Work.
+
+    Returns
+    -------
+    float64
+    """
     alpha1 = state.params[ALPHA1]
     for k in range(i):
         r = np.int64(ids[k * side + i])
@@ -228,7 +388,25 @@ def shared_sum(state, alpha, ids, side, i, inv_temp, weights):
 
 @inline
 def known_word_sum(state, alpha, ids, side, i, j, w, inv_temp, weights):
-    """α[j][i] for a word w = chars[i:j] with tokens: log Σ_k exp(α[i][k]) q(w | chars[k:i])^β."""
+    """α[j][i] for a word w = chars[i:j] with tokens: log Σ_k exp(α[i][k]) q(w | chars[k:i])^β.
+
+    Parameters
+    ----------
+    state : BigramState
+    alpha : float64[≥ (L + 1)²]
+    ids : float64[≥ (L + 1)²]
+        ids[i·side + j]: the id of chars[first+i : first+j], or −1.
+    side : int
+        L + 1.
+    i, j, w : int
+    inv_temp : float64
+    weights : float64[≥ i]
+        Work.
+
+    Returns
+    -------
+    float64
+    """
     for k in range(i):
         weights[k] = alpha[i * side + k] + inv_temp * log_q(state, np.int64(ids[k * side + i]),
                                                             w, j - i)
@@ -237,7 +415,17 @@ def known_word_sum(state, alpha, ids, side, i, j, w, inv_temp, weights):
 
 @inline
 def log_sum(x, n):
-    """log Σ exp(x[:n])."""
+    """log Σ exp(x[:n]).
+
+    Parameters
+    ----------
+    x : float64[≥ n]
+    n : int
+
+    Returns
+    -------
+    float64
+    """
     top = -np.inf
     for k in range(n):
         top = max(top, x[k])
@@ -249,7 +437,23 @@ def log_sum(x, n):
 
 @inline
 def segmentation_log_q(state, ids, side, length, inv_temp, values):
-    """β log q of the segmentation ``values`` of the utterance (counts fixed)."""
+    """β log q of the segmentation ``values`` of the utterance (counts fixed).
+
+    Parameters
+    ----------
+    state : BigramState
+    ids : float64[≥ (L + 1)²]
+        ids[i·side + j]: the id of chars[first+i : first+j], or −1.
+    side : int
+        L + 1.
+    length : int
+    inv_temp : float64
+    values : int64[≥ length − 1]
+
+    Returns
+    -------
+    float64
+    """
     total, previous, x = 0.0, np.int64(END), 0
     for i in range(length):
         if i == length - 1 or values[i]:

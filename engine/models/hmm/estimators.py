@@ -15,8 +15,8 @@ from engine.core.jit import inline, kernel
 from engine.core.special import log_gamma_digamma
 from engine.kernels import interface
 from engine.kernels.forward_backward import backward_expectations, best_path
-from engine.models.hmm.kernels import (ALPHA, ALPHA_EMIT, DECODE, VITERBI, implements, next_state,
-                                prev_state)
+from engine.models.hmm.kernels import (ALPHA, ALPHA_EMIT, DECODE, VITERBI, implements,
+                                       next_state, prev_state)
 from engine.models.hmm.sentence import backward_sample, forward_filter, longest_sentence
 
 
@@ -24,28 +24,68 @@ from engine.models.hmm.sentence import backward_sample, forward_filter, longest_
 # cannot return a new array
 @inline
 def transitions(state, flat):
-    """The transition block of a flat parameter array: float64[K+1, K+1]."""
+    """The transition block of a flat parameter array.
+
+    Parameters
+    ----------
+    state : HmmState
+    flat : float64[parameter_size(state)]
+
+    Returns
+    -------
+    float64[K+1, K+1]
+        A view, row = from.
+    """
     k1 = state.trans.shape[0]
     return flat[:k1 * k1].reshape((k1, k1))
 
 
 @inline
 def transitions_into(state, flat):
-    """The transposed transitions of a flat parameter array: float64[K+1, K+1], row n = θ_{·→n}."""
+    """The transposed transitions of a flat parameter array.
+
+    Parameters
+    ----------
+    state : HmmState
+    flat : float64[parameter_size(state)]
+
+    Returns
+    -------
+    float64[K+1, K+1]
+        A view, row n = θ_{·→n}.
+    """
     k1 = state.trans.shape[0]
     return flat[k1 * k1:2 * k1 * k1].reshape((k1, k1))
 
 
 @inline
 def emissions(state, flat):
-    """The emission block of a flat parameter array, word-major: float64[V, K+1]."""
+    """The emission block of a flat parameter array, word-major.
+
+    Parameters
+    ----------
+    state : HmmState
+    flat : float64[parameter_size(state)]
+
+    Returns
+    -------
+    float64[V, K+1]
+        A view, row w = φ_·(w).
+    """
     k1 = state.trans.shape[0]
     return flat[2 * k1 * k1:].reshape((state.emit.shape[1], k1))
 
 
 @kernel
 def transpose(trans, into):
-    """into[n, k] = trans[k, n] (float64[K+1, K+1] each)."""
+    """into[n, k] = trans[k, n].
+
+    Parameters
+    ----------
+    trans : float64[K+1, K+1]
+    into : float64[K+1, K+1]
+        Output.
+    """
     for k in range(trans.shape[0]):
         for n in range(trans.shape[0]):
             into[n, k] = trans[k, n]
@@ -53,7 +93,16 @@ def transpose(trans, into):
 
 @kernel
 def sentence_emissions(state, emit_t, first, emit_q):
-    """emit_q[t] = φ_·(w_{first + t}) for the sentence's tokens (float64[L, K+1])."""
+    """emit_q[t] = φ_·(w_{first + t}) for the sentence's tokens.
+
+    Parameters
+    ----------
+    state : HmmState
+    emit_t : float64[V, K+1]
+    first : int
+    emit_q : float64[L, K+1]
+        Output.
+    """
     for t in range(emit_q.shape[0]):
         row = emit_t[state.words[first + t]]
         for k in range(emit_q.shape[1]):
@@ -62,12 +111,32 @@ def sentence_emissions(state, emit_t, first, emit_q):
 
 @implements(interface.parameter_size)
 def _parameter_size(state):
+    """interface.parameter_size: 2(K+1)² + V(K+1).
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    int
+    """
     k1 = state.trans.shape[0]
     return 2 * k1 * k1 + state.emit.shape[1] * k1
 
 
 @implements(interface.draw_parameters)
 def _draw_parameters(rng, state, theta):
+    """interface.draw_parameters: each transition row and each state's emissions from its
+    Dirichlet posterior (Gao & Johnson eq. 5).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : HmmState
+    theta : float64[parameter_size(state)]
+        Output.
+    """
     trans, emit_t = transitions(state, theta), emissions(state, theta)
     for j in range(trans.shape[0]):
         draw_dirichlet(rng, state.trans[j], state.params[ALPHA], trans[j])
@@ -79,8 +148,19 @@ def _draw_parameters(rng, state, theta):
 
 @implements(interface.explicit_weights)
 def _explicit_weights(state, theta, s, w):
-    # offsets into theta rather than views: this runs once per token, and a view costs more
-    # than the token's K products
+    """interface.explicit_weights: θ_{p→k} φ_k(word) θ_{k→n} (eq. 6), from offsets into theta
+    rather than views: this runs once per token, and a view costs more than the token's K
+    products.
+
+    Parameters
+    ----------
+    state : HmmState
+    theta : float64[parameter_size(state)]
+        The parameters (the module's layout).
+    s : int
+    w : float64[K]
+        Output.
+    """
     k1 = state.trans.shape[0]
     from_p = prev_state(state, s) * k1
     into_n = k1 * k1 + next_state(state, s) * k1
@@ -91,8 +171,21 @@ def _explicit_weights(state, theta, s, w):
 
 @implements(interface.explicit_sentence)
 def _explicit_sentence(rng, state, theta, u, new, work):
-    # the work is laid out as SENTENCE's (hmm_sentence.sentence_work_size): emit_q[L, K+1] |
-    # forward[L, K+1] | then K+1 each for the weights and a scale of ones
+    """interface.explicit_sentence: forward filtering, backward sampling under theta. The work is
+    laid out as SENTENCE's (hmm.sentence.sentence_work_size): emit_q[L, K+1] | forward[L, K+1] |
+    then K+1 each for the weights and a scale of ones.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : HmmState
+    theta : float64[parameter_size(state)]
+        The parameters (the module's layout).
+    u : int
+    new : int64[≥ L]
+        Output.
+    work : float64[sentence_work_size(state)]
+    """
     trans, emit_t = transitions(state, theta), emissions(state, theta)
     first, stop = state.sent_start[u], state.sent_start[u + 1]
     k1 = trans.shape[0]
@@ -109,12 +202,31 @@ def _explicit_sentence(rng, state, theta, u, new, work):
 
 @implements(interface.estimate_work_size)
 def _estimate_work_size(state):
+    """interface.estimate_work_size: (K+1)² + 3·L(K+1) + 3(K+1), L the longest sentence.
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    int
+    """
     k1 = state.trans.shape[0]
     return k1 * k1 + 3 * longest_sentence(state) * k1 + 3 * k1
 
 
 @implements(interface.expected_from_values)
 def _expected_from_values(state, expected, pseudo):
+    """interface.expected_from_values.
+
+    Parameters
+    ----------
+    state : HmmState
+    expected : float64[parameter_size(state)]
+        Output.
+    pseudo : float64
+    """
     e_trans, e_emit = transitions(state, expected), emissions(state, expected)
     k1 = state.trans.shape[0]
     for j in range(k1):
@@ -128,6 +240,24 @@ def _expected_from_values(state, expected, pseudo):
 
 @implements(interface.expected_counts)
 def _expected_counts(state, theta, expected, decoded, work):
+    """interface.expected_counts: forward-backward sentence by sentence. The work is
+    xi[K+1, K+1] | beta, b, ones [K+1] | emit_q, forward, gamma [L, K+1].
+
+    Parameters
+    ----------
+    state : HmmState
+    theta : float64[parameter_size(state)]
+        The parameters (the module's layout).
+    expected : float64[parameter_size(state)]
+        Output.
+    decoded : int64[N]
+        Output.
+    work : float64[estimate_work_size(state)]
+
+    Returns
+    -------
+    float
+    """
     trans, emit_t = transitions(state, theta), emissions(state, theta)
     e_trans, e_emit = transitions(state, expected), emissions(state, expected)
     k1 = trans.shape[0]
@@ -165,7 +295,18 @@ def _expected_counts(state, theta, expected, decoded, work):
 @kernel
 def add_sentence_expectations(state, first, gamma, e_trans, e_emit):
     """A sentence's expected emissions, and its transitions out of and back into the boundary,
-    from its posterior marginals gamma (float64[L, K+1])."""
+    from its posterior marginals.
+
+    Parameters
+    ----------
+    state : HmmState
+    first : int
+    gamma : float64[L, K+1]
+    e_trans : float64[K+1, K+1]
+        Mutated (added to).
+    e_emit : float64[V, K+1]
+        Mutated (added to).
+    """
     last = gamma.shape[0] - 1
     for k in range(1, gamma.shape[1]):
         e_trans[0, k] += gamma[0, k]
@@ -179,7 +320,14 @@ def add_sentence_expectations(state, first, gamma, e_trans, e_emit):
 
 @kernel
 def max_marginals(gamma, out):
-    """Posterior decoding: out[t] = argmax_k γ_t(k) − 1 (int64[L]; ties to the smaller)."""
+    """Posterior decoding: out[t] = argmax_k γ_t(k) − 1 (ties to the smaller).
+
+    Parameters
+    ----------
+    gamma : float64[L, K+1]
+    out : int64[L]
+        Output.
+    """
     for t in range(gamma.shape[0]):
         best = 1
         for k in range(2, gamma.shape[1]):
@@ -190,6 +338,23 @@ def max_marginals(gamma, out):
 
 @implements(interface.reestimate)
 def _reestimate(state, expected, theta, variational, work):
+    """interface.reestimate: every transition row, then each state's emissions (a column of the
+    word-major tables), by EM's or VB's M-step.
+
+    Parameters
+    ----------
+    state : HmmState
+    expected : float64[parameter_size(state)]
+    theta : float64[parameter_size(state)]
+        The parameters (the module's layout).
+        Output.
+    variational : bool
+    work : float64[estimate_work_size(state)]
+
+    Returns
+    -------
+    float
+    """
     trans, emit_t = transitions(state, theta), emissions(state, theta)
     e_trans, e_emit = transitions(state, expected), emissions(state, expected)
     k1 = trans.shape[0]
@@ -224,7 +389,14 @@ def _reestimate(state, expected, theta, variational, work):
 @kernel
 def likeliest_row(expected, out):
     """EM's M-step for one distribution (eq. 2): out = expected / Σ expected; a row nothing
-    is expected in (a state no token is in) stays uniform, as it has no likelihood to raise."""
+    is expected in (a state no token is in) stays uniform, as it has no likelihood to raise.
+
+    Parameters
+    ----------
+    expected : float64[m]
+    out : float64[m]
+        Output.
+    """
     row_total = 0.0
     for v in expected:
         row_total += v
@@ -235,7 +407,20 @@ def likeliest_row(expected, out):
 @kernel
 def variational_row(expected, prior, out):
     """VB's M-step for one distribution (eq. 4): q = Dir(a), a = expected + prior, and
-    out[k] = exp(ψ(a_k) − ψ(Σ a)); return KL(Dir(a) ‖ Dir(prior, …, prior))."""
+    out[k] = exp(ψ(a_k) − ψ(Σ a)).
+
+    Parameters
+    ----------
+    expected : float64[m]
+    prior : float64
+    out : float64[m]
+        Output.
+
+    Returns
+    -------
+    float
+        KL(Dir(a) ‖ Dir(prior, …, prior)).
+    """
     m = out.shape[0]
     a_total = 0.0
     for v in expected:
@@ -254,8 +439,24 @@ def variational_row(expected, prior, out):
 
 @kernel
 def variational_emissions(e_emit, prior, totals, psi_total, emit_t):
-    """variational_row for every state's emissions at once, word-major (float64[V, K+1]);
-    totals[k] holds Σ_w e_emit[w, k] and psi_total is work. Return the states' KL sum."""
+    """variational_row for every state's emissions at once, word-major.
+
+    Parameters
+    ----------
+    e_emit : float64[V, K+1]
+    prior : float64
+    totals : float64[K+1]
+        totals[k] = Σ_w e_emit[w, k].
+    psi_total : float64[K+1]
+        Work.
+    emit_t : float64[V, K+1]
+        Output.
+
+    Returns
+    -------
+    float
+        The states' KL sum.
+    """
     k1, v_size = emit_t.shape[1], emit_t.shape[0]
     lg_prior, _ = log_gamma_digamma(prior)
     lg_prior_total, _ = log_gamma_digamma(v_size * prior)

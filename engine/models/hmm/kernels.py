@@ -14,16 +14,16 @@ from collections import namedtuple
 
 import numpy as np
 
-from engine.core import keyed_lists
+from engine.core import hash_table, keyed_lists
 from engine.core.jit import kernel
 from engine.core.sort import sort_prefix
 from engine.core.special import log_rising
-from engine.kernels import interface
+from engine.kernels import block_weight, interface
 from engine.kernels.interface import for_state
 
 HmmState = namedtuple("HmmState", [
-    "words", "tag", "first", "last", "sent_start", "params", "trans", "trans_total", "emit", "emit_total",
-    "trans_num_t", "emit_num_t", "inv_den",
+    "words", "tag", "first", "last", "sent_start", "params", "trans", "trans_total", "emit",
+    "emit_total", "trans_num_t", "emit_num_t", "inv_den",
     "removed", "slot_key", "slot_head", "slot_size", "site_next", "site_prev"])
 HmmState.__doc__ = """State of the HMM (N tokens, K states, V word types, a type table of C slots).
 
@@ -62,14 +62,28 @@ implements = for_state(HmmState)
 # they are done (``refresh_den``), each row once, as a division costs as much as a dozen adds.
 @kernel
 def set_trans(state, j, k, count):
-    """n_{jk} = count, and its float copy."""
+    """n_{jk} = count, and its float copy.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    j, k, count : int
+    """
     state.trans[j, k] = count
     state.trans_num_t[k, j] = count + state.params[ALPHA]
 
 
 @kernel
 def set_emit(state, k, word, count):
-    """n_{k,word} = count, and its float copy."""
+    """n_{k,word} = count, and its float copy.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    k, word, count : int
+    """
     state.emit[k, word] = count
     state.emit_num_t[word, k] = count + state.params[ALPHA_EMIT]
 
@@ -77,20 +91,41 @@ def set_emit(state, k, word, count):
 @kernel
 def add_trans(state, j, k, delta):
     """n_{jk} += delta; the row total n_{j·} is the caller's (a row shared by two transitions
-    changes once)."""
+    changes once).
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    j, k, delta : int
+    """
     set_trans(state, j, k, state.trans[j, k] + delta)
 
 
 @kernel
 def add_emission(state, k, word, delta):
-    """n_{k,word} and n_k += delta."""
+    """n_{k,word} and n_k += delta.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    k, word, delta : int
+    """
     set_emit(state, k, word, state.emit[k, word] + delta)
     state.emit_total[k] += delta
 
 
 @kernel
 def refresh_den(state, k):
-    """inv_den[k] from the totals now in the state."""
+    """inv_den[k] from the totals now in the state.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    k : int
+    """
     state.inv_den[k] = 1.0 / (
         (state.emit_total[k] + state.emit.shape[1] * state.params[ALPHA_EMIT])
         * (state.trans_total[k] + state.trans.shape[0] * state.params[ALPHA]))
@@ -99,39 +134,105 @@ def refresh_den(state, k):
 # --- neighbours and types ------------------------------------------------------------------------
 @kernel
 def prev_state(state, s):
+    """The state before token s (0, the boundary, at a sentence's start).
+
+    Parameters
+    ----------
+    state : HmmState
+    s : int
+
+    Returns
+    -------
+    int64
+    """
     return 0 if state.first[s] else state.tag[s - 1]
 
 
 @kernel
 def next_state(state, s):
+    """The state after token s (0, the boundary, at a sentence's end).
+
+    Parameters
+    ----------
+    state : HmmState
+    s : int
+
+    Returns
+    -------
+    int64
+    """
     return 0 if state.last[s] else state.tag[s + 1]
 
 
 @kernel
 def type_key(state, p, n, word):
-    """The key of the type (previous state p, next state n, word) — exact, not a hash."""
+    """The key of the type (previous state p, next state n, word) — exact, not a hash.
+
+    Parameters
+    ----------
+    state : HmmState
+    p, n, word : int
+
+    Returns
+    -------
+    int64
+    """
     return (p * state.trans.shape[0] + n) * state.emit.shape[1] + word
 
 
 @kernel
 def site_type(state, s):
-    """The key of t(z, s)."""
+    """The key of t(z, s).
+
+    Parameters
+    ----------
+    state : HmmState
+    s : int
+
+    Returns
+    -------
+    int64
+    """
     return type_key(state, prev_state(state, s), next_state(state, s), state.words[s])
 
 
 @kernel
 def file_site(state, s):
+    """Put token s on the list of its type.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    s : int
+    """
     file_under(state, s, site_type(state, s))
 
 
 @kernel
 def file_under(state, s, key):
+    """Put token s on the list of the type ``key``.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    s, key : int
+    """
     keyed_lists.file_item(state.slot_key, state.slot_head, state.slot_size, state.site_next,
                           state.site_prev, key, s)
 
 
 @kernel
 def unfile_site(state, s):
+    """Take token s off the list of its type.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    s : int
+    """
     keyed_lists.unfile_item(state.slot_key, state.slot_head, state.slot_size, state.site_next,
                             state.site_prev, site_type(state, s), s)
 
@@ -139,7 +240,14 @@ def unfile_site(state, s):
 @kernel
 def set_tag(state, s, k):
     """tag[s] = k, a new state, moving the neighbours — whose types name tag[s] — to their new
-    lists. (Callers test for a change first: this call takes the whole state.)"""
+    lists. (Callers test for a change first: this call takes the whole state.)
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    s, k : int
+    """
     if not state.first[s]:
         unfile_site(state, s - 1)
     if not state.last[s]:
@@ -153,8 +261,15 @@ def set_tag(state, s, k):
 
 @kernel
 def count_site(state, s, sign):
-    """Add (sign = 1) or take away (−1) token s's transitions in and out and its emission
-    (a site's choices; in the full counts each transition is shared by two neighbours)."""
+    """Add (sign = 1) or take away (−1) token s's transitions in and out and its emission (a
+    site's choices; in the full counts each transition is shared by two neighbours).
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    s, sign : int
+    """
     k, p, n = state.tag[s], prev_state(state, s), next_state(state, s)
     add_trans(state, p, k, sign)
     add_trans(state, k, n, sign)
@@ -168,27 +283,74 @@ def count_site(state, s, sign):
 # --- the model interface -------------------------------------------------------------------------
 @implements(interface.n_sites)
 def _n_sites(state):
+    """interface.n_sites: the tokens.
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    int
+    """
     return state.words.shape[0]
 
 
 @implements(interface.n_values)
 def _n_values(state):
+    """interface.n_values: K.
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    int
+    """
     return state.trans.shape[0] - 1
 
 
 @implements(interface.get_value)
 def _get_value(state, s):
+    """interface.get_value: the token's state − 1.
+
+    Parameters
+    ----------
+    state : HmmState
+    s : int
+
+    Returns
+    -------
+    int64
+    """
     return state.tag[s] - 1
 
 
 @implements(interface.remove_site)
 def _remove_site(state, s):
+    """interface.remove_site.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    s : int
+    """
     count_site(state, s, -1)
     state.removed[s] = 1
 
 
 @implements(interface.add_site)
 def _add_site(state, s, v):
+    """interface.add_site: state v + 1, the neighbours refiled when it changes.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    s, v : int
+    """
     if state.tag[s] != v + 1:
         set_tag(state, s, v + 1)
     count_site(state, s, 1)
@@ -225,6 +387,15 @@ def full_count_weights(into, out, emit, inv_den, alpha, w):
 # whole state (every array of a state passed to a function that is not inlined costs ~7 words).
 @implements(interface.site_weights)
 def _site_weights(state, s, w):
+    """interface.site_weights (``removed_site_weights``).
+
+    Parameters
+    ----------
+    state : HmmState
+    s : int
+    w : float64[K]
+        Output.
+    """
     p, n, word = prev_state(state, s), next_state(state, s), state.words[s]
     p_denominator = ((state.emit_total[p] + state.emit.shape[1] * state.params[ALPHA_EMIT])
                      * (state.trans_total[p] + 1 + state.trans.shape[0] * state.params[ALPHA]))
@@ -236,8 +407,18 @@ def _site_weights(state, s, w):
 def removed_site_weights(into, out, emit, inv_den, alpha, p, n, p_denominator, w):
     """site_weights for a removed token between p and n: the counts are n^{-s}, so only Fig. 1's
     indicators are left. When k = p the transition p → k is in the row of k → n, adding 1 to
-    n_{k·} (p_denominator = (n_p + Vα′)(n_{p·} + 1 + (K+1)α)) and, when also k = n, to n_{k,n}.
-    The other arguments are ``full_count_weights``'s."""
+    n_{k·} and, when also k = n, to n_{k,n}.
+
+    Parameters
+    ----------
+    into, out, emit, inv_den, alpha
+        As ``full_count_weights``'s.
+    p, n : int
+    p_denominator : float64
+        (n_p + Vα′)(n_{p·} + 1 + (K+1)α).
+    w : float64[K]
+        Output.
+    """
     full_count_weights(into, out, emit, inv_den, alpha, w)
     if p != 0:
         w[p - 1] = (emit[p] * (into[p] + alpha) * (out[p] + (1 if p == n else 0))
@@ -246,6 +427,16 @@ def removed_site_weights(into, out, emit, inv_den, alpha, p, n, p_denominator, w
 
 @implements(interface.token_weights)
 def _token_weights(rng, state, s, w):
+    """interface.token_weights (``own_token_weights``).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : HmmState
+    s : int
+    w : float64[K]
+        Output.
+    """
     p, n, word, c = prev_state(state, s), next_state(state, s), state.words[s], state.tag[s]
     alpha, alpha_emit = state.params[ALPHA], state.params[ALPHA_EMIT]
     own_denominator = ((state.emit_total[c] - 1 + state.emit.shape[1] * alpha_emit)
@@ -262,8 +453,17 @@ def own_token_weights(into, out, emit, inv_den, alpha, p, n, c, own_denominator,
     changes the weight of k only through n_{k,word}, n_k, n_{k·} (all at k = c: the indicator
     [p = k] cancels the removed p → c in n_{k·}), n_{p,k} (at k = c, and at k = n when p = c),
     n_{k,n} (at k = c, and at k = p when n = c) and [p = k = n]. So after the full-count
-    weights only k ∈ {c, p, n} are rewritten. own_denominator = (n_c − 1 + Vα′)(n_{c·} − 1 +
-    (K+1)α); the other arguments are ``full_count_weights``'s.
+    weights only k ∈ {c, p, n} are rewritten.
+
+    Parameters
+    ----------
+    into, out, emit, inv_den, alpha
+        As ``full_count_weights``'s.
+    p, n, c : int
+    own_denominator : float64
+        (n_c − 1 + Vα′)(n_{c·} − 1 + (K+1)α).
+    w : float64[K]
+        Output.
     """
     full_count_weights(into, out, emit, inv_den, alpha, w)
     if n != 0 and n != c:  # also covers k = p = n
@@ -277,6 +477,16 @@ def own_token_weights(into, out, emit, inv_den, alpha, p, n, c, own_denominator,
 
 @implements(interface.set_value)
 def _set_value(rng, state, s, v):
+    """interface.set_value: p → c, c → n become p → k, k → n (row p keeps its total), and the
+    emission moves from c to k.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : HmmState
+        Mutated.
+    s, v : int
+    """
     c, k = state.tag[s], v + 1
     if k == c:
         return
@@ -297,12 +507,32 @@ def _set_value(rng, state, s, v):
 
 @implements(interface.reseats)
 def _reseats(state):
+    """interface.reseats: False.
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    bool
+    """
     return False
 
 
 @implements(interface.conflicts)
 def _conflicts(state, s):
-    # a token shares a transition with each neighbour in its sentence
+    """interface.conflicts: a token shares a transition with each neighbour in its sentence.
+
+    Parameters
+    ----------
+    state : HmmState
+    s : int
+
+    Returns
+    -------
+    bool
+    """
     if state.removed[s]:
         return True
     if not state.first[s] and state.removed[s - 1]:
@@ -312,7 +542,17 @@ def _conflicts(state, s):
 
 @kernel
 def beside_same_word(state, s):
-    """Whether token s has a neighbour in its sentence with the same word (as in "very very")."""
+    """Whether token s has a neighbour in its sentence with the same word (as in "very very").
+
+    Parameters
+    ----------
+    state : HmmState
+    s : int
+
+    Returns
+    -------
+    bool
+    """
     w = state.words[s]
     return ((not state.first[s] and state.words[s - 1] == w)
             or (not state.last[s] and state.words[s + 1] == w))
@@ -320,13 +560,25 @@ def beside_same_word(state, s):
 
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
-    # A token next to the same word is left out (the pivot excepted): when its neighbour is in
-    # the block and changes state, its own type (p, n, word) can become the pivot's, so it would
-    # join TB(z′, s0) and push that neighbour out — the block would not be stable (§4.4,
-    # criterion B) and TYPE would not leave the posterior invariant (the exact test on
-    # "a a a b / a a" fails without this). Only tokens of the pivot's word can become its type,
-    # so no other token's candidacy can change.
-    slot = keyed_lists.find(state.slot_key, site_type(state, s0))
+    """interface.block_candidates, sorted. A token next to the same word is left out (the pivot
+    excepted): when its neighbour is in the block and changes state, its own type (p, n, word)
+    can become the pivot's, so it would join TB(z′, s0) and push that neighbour out — the block
+    would not be stable (§4.4, criterion B) and TYPE would not leave the posterior invariant
+    (the exact test on "a a a b / a a" fails without this). Only tokens of the pivot's word can
+    become its type, so no other token's candidacy can change.
+
+    Parameters
+    ----------
+    state : HmmState
+    s0 : int
+    out : int64[N]
+        Output.
+
+    Returns
+    -------
+    int
+    """
+    slot = hash_table.find(state.slot_key, site_type(state, s0))
     k = 0
     x = state.slot_head[slot]
     while x >= 0:
@@ -349,7 +601,22 @@ KEY_BASE = 100_003  # > K + 1 and > V: (kind, row, col) packs into one key, exac
 def add_term(keys, d0, d1, n_terms, kind, row, col, value_is_v1):
     """Count one increment of (kind, row, col) for a site of value v0 or v1, merging equal
     keys (a row shared by a transition in and a transition out is one restaurant).
-    keys : float64[...]   the terms' packed keys (integers below 2⁵³, so exact)."""
+
+    Parameters
+    ----------
+    keys : float64[≥ n_terms + 1]
+        The terms' packed keys (integers below 2⁵³, so exact); mutated.
+    d0, d1 : float64[≥ n_terms + 1]
+        The terms' increments per site of value v0, v1; mutated.
+    n_terms : int
+    kind, row, col : int
+    value_is_v1 : bool
+
+    Returns
+    -------
+    int
+        The number of terms now.
+    """
     key = float((kind * KEY_BASE + row) * KEY_BASE + col)
     for j in range(n_terms):
         if keys[j] == key:
@@ -364,10 +631,26 @@ def add_term(keys, d0, d1, n_terms, kind, row, col, value_is_v1):
     return n_terms + 1
 
 
+implements(interface.block_weights)(block_weight.rising_block_weights)
+
+
 @implements(interface.block_delta)
 def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
-    # every block site has s0's type (p, n, word): a site in state k adds p → k, k → n and
-    # k emits word; the rows p and k gain one transition each and row k one emission
+    """interface.block_delta: every block site has s0's type (p, n, word): a site in state k adds
+    p → k, k → n and k emits word; the rows p and k gain one transition each and row k one
+    emission.
+
+    Parameters
+    ----------
+    state : HmmState
+    s0, v0, v1 : int
+    base, d0, d1, sign : float64[≥ 12]
+        Output (base holds the packed keys of ``add_term`` until the bases are written).
+
+    Returns
+    -------
+    int
+    """
     p, n, word = prev_state(state, s0), next_state(state, s0), state.words[s0]
     keys = base  # holds each term's packed key until its base is written below
     n_terms = 0
@@ -401,7 +684,13 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
 @kernel
 def count_all(state):
     """Fill the counts, their float copies and the type index from the tags (the counts and the
-    table empty)."""
+    table empty): each transition once, into every token and out of each sentence's last one.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    """
     # each transition once: into every token, and out of each sentence's last one
     for s in range(state.words.shape[0]):
         k = state.tag[s]
@@ -425,11 +714,26 @@ def count_all(state):
 
 @implements(interface.put_value)
 def _put_value(state, s, v):
+    """interface.put_value: the tag alone.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    s, v : int
+    """
     state.tag[s] = v + 1
 
 
 @implements(interface.recount)
 def _recount(state):
+    """interface.recount: every count and the type index rebuilt from the tags.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    """
     state.trans[:] = 0
     state.trans_total[:] = 0
     state.emit[:] = 0
@@ -444,7 +748,16 @@ def _recount(state):
 
 @kernel
 def log_likelihood(state):
-    """log p(z, w) (eq. 3): every transition row and emission row is a Dirichlet-multinomial."""
+    """log p(z, w) (eq. 3): every transition row and emission row is a Dirichlet-multinomial.
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    float64
+    """
     alpha, alpha_emit = state.params[ALPHA], state.params[ALPHA_EMIT]
     k1, v_size = state.trans.shape[0], state.emit.shape[1]
     total = 0.0

@@ -16,7 +16,8 @@ from engine.models.hmm import kernels
 from engine.models.hmm import estimators as hmm_estimators
 from engine.models.hmm import sentence as hmm_sentence
 from engine.metrics import confusion, tagging_scores
-from engine.models.protocol import CorpusModel, Option, SiteView
+from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Parameters,
+                                    Presentation, SiteView)
 from engine.models.registry import register
 
 BOUNDARY = "·"  # how a page writes the boundary state 0 in a type
@@ -32,7 +33,7 @@ def check_prior(alpha, alpha_emit):
 
 
 @register
-class HmmModel(CorpusModel):
+class HmmModel(ModelBase):
     """Sentences of words under the HMM with K states.
 
     Parameters
@@ -51,6 +52,7 @@ class HmmModel(CorpusModel):
     """
 
     name = "hmm"
+    roles = (ChainModel, Presentation, CorpusModel, Parameters)
     label = "Part-of-speech tagging (HMM)"
     summary = ("The Bayesian HMM of Goldwater & Griffiths / Gao & Johnson: sites are tokens, "
                "a type is (previous state, word, next state).")
@@ -72,11 +74,13 @@ class HmmModel(CorpusModel):
                choices=(AUTO,) + FORMATS, reads=True),
         Option("lowercase", "--lowercase", bool, False, "lowercase the words", reads=True),
     )
-    display = "tagging"  # how pages draw its analysis (ui/views.py)
+    needs_data = True
+    display = "tagging"  # its kind of data (datasets/tagged.py, ui/kinds/tagging.py)
     trace_labels = {"acc_many_to_one": "many-to-one accuracy",
                     "acc_one_to_one": "greedy 1-to-1 accuracy",
                     "acc_cross_validation": "cross-validation accuracy",
                     "vi": "variation of information (bits)", "states_used": "states used"}
+    loglik_label = "log p(tags, words)"
     order = 2
     state_class = kernels.HmmState
     kernel_modules = (kernels, hmm_sentence, hmm_estimators)

@@ -15,8 +15,9 @@ from engine.core.draw import draw_weights
 from engine.core.jit import kernel
 from engine.core.special import total
 from engine.kernels import interface, sentence
-from engine.models.hmm.kernels import (ALPHA, ALPHA_EMIT, add_emission, add_trans, file_under, implements,
-                                next_state, prev_state, refresh_den, type_key, unfile_site)
+from engine.models.hmm.kernels import (ALPHA, ALPHA_EMIT, add_emission, add_trans, file_under,
+                                       implements, next_state, prev_state, refresh_den, type_key,
+                                       unfile_site)
 
 # A running product of probabilities moves into its log once below this. One factor (a
 # transition and an emission) is at least about (α / N)(α′ / N) — 1e-27 even for α = α′ = 1e-9
@@ -26,17 +27,47 @@ TINY = 1e-150
 
 @implements(interface.n_sentences)
 def _n_sentences(state):
+    """interface.n_sentences.
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    int
+    """
     return state.sent_start.shape[0] - 1
 
 
 @implements(interface.sentence_sites)
 def _sentence_sites(state, u):
+    """interface.sentence_sites: the sentence's tokens.
+
+    Parameters
+    ----------
+    state : HmmState
+    u : int
+
+    Returns
+    -------
+    (int, int)
+    """
     return state.sent_start[u], state.sent_start[u + 1]
 
 
 @kernel
 def longest_sentence(state):
-    """The number of tokens of the corpus's longest sentence."""
+    """The number of tokens of the corpus's longest sentence.
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    int
+    """
     longest = 0
     for u in range(state.sent_start.shape[0] - 1):
         longest = max(longest, state.sent_start[u + 1] - state.sent_start[u])
@@ -45,13 +76,32 @@ def longest_sentence(state):
 
 @implements(interface.sentence_work_size)
 def _sentence_work_size(state):
+    """interface.sentence_work_size: 2·L(K+1) + (K+1)² + 3(K+1), L the longest sentence.
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    int
+    """
     k1 = state.trans.shape[0]
     return 2 * longest_sentence(state) * k1 + k1 * k1 + 3 * k1
 
 
 @kernel
 def fold_small(log_total, product):
-    """(log_total, product) with the product moved into the log once it is small."""
+    """(log_total, product) with the product moved into the log once it is small.
+
+    Parameters
+    ----------
+    log_total, product : float64
+
+    Returns
+    -------
+    (float64, float64)
+    """
     if product < TINY:
         return log_total + np.log(product), 1.0
     return log_total, product
@@ -60,7 +110,14 @@ def fold_small(log_total, product):
 @kernel
 def count(state, j, k, word, sign):
     """One choice: the transition j → k and, unless k is the boundary 0, k emitting word.
-    (inv_den is left to ``refresh_sentence``.)"""
+    (inv_den is left to ``refresh_sentence``.)
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    j, k, word, sign : int
+    """
     add_trans(state, j, k, sign)
     state.trans_total[j] += sign
     if k != 0:
@@ -69,7 +126,14 @@ def count(state, j, k, word, sign):
 
 @kernel
 def refresh_sentence(state, first, stop):
-    """inv_den of the rows a sentence's choices touch: the boundary's and its tags'."""
+    """inv_den of the rows a sentence's choices touch: the boundary's and its tags'.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    first, stop : int
+    """
     refresh_den(state, 0)
     for s in range(first, stop):
         refresh_den(state, state.tag[s])
@@ -78,7 +142,17 @@ def refresh_sentence(state, first, stop):
 @kernel
 def choice_p(state, j, k, word):
     """The predictive probability θ_{j→k} φ_k(word) of one choice (no emission when k = 0)
-    from the counts now in the state."""
+    from the counts now in the state.
+
+    Parameters
+    ----------
+    state : HmmState
+    j, k, word : int
+
+    Returns
+    -------
+    float64
+    """
     numerator = state.trans[j, k] + state.params[ALPHA]
     denominator = state.trans_total[j] + state.trans.shape[0] * state.params[ALPHA]
     if k != 0:
@@ -89,7 +163,20 @@ def choice_p(state, j, k, word):
 
 @implements(interface.sentence_remove)
 def _sentence_remove(rng, state, u):
-    # last choice first, so the terms are the chain rule's in corpus order
+    """interface.sentence_remove: the last choice first, so the terms are the chain rule's in
+    corpus order.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : HmmState
+        Mutated.
+    u : int
+
+    Returns
+    -------
+    float
+    """
     first, stop = state.sent_start[u], state.sent_start[u + 1]
     last_tag = state.tag[stop - 1]
     count(state, last_tag, 0, 0, -1)
@@ -105,11 +192,37 @@ def _sentence_remove(rng, state, u):
 
 @implements(interface.sentence_restore)
 def _sentence_restore(rng, state, u, values):
+    """interface.sentence_restore by re-adding (sentence.restore_by_readding).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : HmmState
+        Mutated.
+    u : int
+    values : int64[≥ L]
+    """
     sentence.restore_by_readding(rng, state, u, values)
 
 
 @implements(interface.sentence_add)
 def _sentence_add(rng, state, u, values):
+    """interface.sentence_add. A token's type (p, n, word) changes when a neighbour's tag does,
+    and types never reach across sentences: those tokens are refiled first (the tags are still
+    the old ones, which find the old keys), then the tags set.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : HmmState
+        Mutated.
+    u : int
+    values : int64[≥ L]
+
+    Returns
+    -------
+    float
+    """
     first, stop = state.sent_start[u], state.sent_start[u + 1]
     # a token's type (p, n, word) changes when a neighbour's tag does, and types never reach
     # across sentences: refile those tokens (the tags are still the old ones, which find the
@@ -138,12 +251,19 @@ def _sentence_add(rng, state, u, values):
 @kernel
 def proposal_parameters(state, inv_temp, theta, scale, emit_scale):
     """The proposal's parameters from the counts now in the state, tempered: θ_{j→k}^β =
-    theta[j, k] scale[j] and φ_k(w)^β = ((n_{kw} + α′) emit_scale[k])^β.
+    theta[j, k] scale[j] and φ_k(w)^β = ((n_{kw} + α′) emit_scale[k])^β (each reciprocal is
+    inv_den times the other denominator: no division).
 
-    theta : float64[K+1, K+1]                 output, (n_{jk} + α)^β
-    scale : float64[K+1]                      output, (1 / (n_{j·} + (K+1)α))^β
-    emit_scale : float64[K+1]                 output, 1 / (n_k + Vα′), not tempered
-    (each reciprocal is inv_den times the other denominator: no division)
+    Parameters
+    ----------
+    state : HmmState
+    inv_temp : float64
+    theta : float64[K+1, K+1]
+        Output: (n_{jk} + α)^β.
+    scale : float64[K+1]
+        Output: (1 / (n_{j·} + (K+1)α))^β.
+    emit_scale : float64[K+1]
+        Output: 1 / (n_k + Vα′), not tempered.
     """
     alpha, alpha_emit = state.params[ALPHA], state.params[ALPHA_EMIT]
     k1, v_size = theta.shape[0], state.emit.shape[1]
@@ -164,8 +284,15 @@ def proposal_emissions(state, first, inv_temp, emit_scale, emit_q):
     """emit_q[t, k] = φ_k(w_t)^β for the sentence's words from token ``first`` on; column 0,
     the boundary, is 0 (it emits nothing, so it is never a tag inside a sentence).
 
-    emit_scale : float64[K+1]  1 / (n_k + Vα′) (``proposal_parameters``)
-    emit_q : float64[L, K+1]   output, L = the sentence's length
+    Parameters
+    ----------
+    state : HmmState
+    first : int
+    inv_temp : float64
+    emit_scale : float64[K+1]
+        1 / (n_k + Vα′) (``proposal_parameters``).
+    emit_q : float64[L, K+1]
+        Output, L = the sentence's length.
     """
     k1 = emit_q.shape[1]
     for t in range(emit_q.shape[0]):
@@ -221,10 +348,18 @@ def forward_filter(theta, scale, emit_q, forward):
 
 @kernel
 def transition_step(theta, scale, previous, row):
-    """row[k] = Σ_j previous[j] θ_{j→k} over the states j = 1 … K (float64[K+1] each).
+    """row[k] = Σ_j previous[j] θ_{j→k} over the states j = 1 … K.
 
     Rows of theta are added four at a time: each pass over k has a fixed cost (the overlap
     checks and remainder loop of the vectorised code) that rivals its K + 1 multiply-adds.
+
+    Parameters
+    ----------
+    theta : float64[K+1, K+1]
+    scale : float64[K+1]
+    previous : float64[K+1]
+    row : float64[K+1]
+        Output.
     """
     k1 = theta.shape[0]
     row[:] = 0.0
@@ -248,7 +383,16 @@ def backward_sample(rng, theta, scale, forward, weights, new):
     """Draw a tagging from the proposal given its forward pass, last tag first: tag t given tag
     t + 1 = k (the end boundary 0 after the last) with probability ∝ forward[t, j] θ_{j→k}.
 
-    weights : float64[K]   work;  new : int64[L]   output, tags − 1
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    theta : float64[K+1, K+1]
+    scale : float64[K+1]
+    forward : float64[L, K+1]
+    weights : float64[K]
+        Work.
+    new : int64[≥ L]
+        Output: tags − 1.
     """
     k1 = theta.shape[0]
     k_next = 0
@@ -262,8 +406,21 @@ def backward_sample(rng, theta, scale, forward, weights, new):
 
 @kernel
 def path_log_q(theta, scale, emit_q, values):
-    """log of q's unnormalised weight of one tagging (values[t] = tag t − 1, t < L): its
-    transitions, end included, and emissions."""
+    """log of q's unnormalised weight of one tagging: its transitions, end included, and
+    emissions.
+
+    Parameters
+    ----------
+    theta : float64[K+1, K+1]
+    scale : float64[K+1]
+    emit_q : float64[L, K+1]
+    values : int64[≥ L]
+        values[t] = tag t − 1.
+
+    Returns
+    -------
+    float
+    """
     log_q, product = 0.0, 1.0
     j = 0
     for t in range(emit_q.shape[0]):
@@ -275,6 +432,26 @@ def path_log_q(theta, scale, emit_q, values):
 
 @implements(interface.sentence_proposal)
 def _sentence_proposal(rng, state, u, inv_temp, old, new, work):
+    """interface.sentence_proposal: forward filtering, backward sampling under the proposal
+    parameters. The work is emit_q[L, K+1] | forward[L, K+1] | theta[K+1, K+1] | weights,
+    scale, emit_scale [K+1].
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : HmmState
+    u : int
+    inv_temp : float64
+    old : int64[≥ L]
+    new : int64[≥ L]
+        Output.
+    work : float64[sentence_work_size(state)]
+
+    Returns
+    -------
+    (float, float)
+        log q(new), log q(old).
+    """
     first, stop = state.sent_start[u], state.sent_start[u + 1]
     k1 = state.trans.shape[0]
     size = (stop - first) * k1

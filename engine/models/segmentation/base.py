@@ -15,10 +15,10 @@ from datasets.builtin import builtin_corpus
 from datasets.segmented import format_segmented, gold_boundaries, load_segmented
 from engine.core.word_hash import fill_prefix_hashes
 from engine.metrics import gold_lexicon, segmentation_scores
-from engine.models.protocol import CorpusModel, SiteView
+from engine.models.protocol import ModelBase, SiteView
 
 
-class SegmentationModel(CorpusModel):
+class SegmentationModel(ModelBase):
     """A corpus of utterances (strings of one-character symbols) and its segmentations.
 
     Parameters
@@ -33,7 +33,8 @@ class SegmentationModel(CorpusModel):
     whatever else the state holds, e.g. a seating; None: a fixed seed).
     """
 
-    display = "segmentation"  # how pages draw its analysis (ui/views.py)
+    needs_data = True
+    display = "segmentation"  # its kind of data (datasets/segmented.py, ui/kinds/)
     trace_labels = {"token_f": "token F", "boundary_f": "boundary F", "lexicon_f": "lexicon F",
                     "words": "words (tokens)", "word_types": "words in the lexicon"}
 

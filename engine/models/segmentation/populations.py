@@ -9,8 +9,10 @@ from functools import cached_property
 
 import numpy as np
 
+from engine.core.hash_table import EMPTY
 from engine.core.substrings import number_substrings, occurrences
 from engine.models.bigram import particles as particles_bigram
+from engine.models.segmentation.particle_arrays import ParticleCorpus, Reading
 from engine.models.usm import particles as particles_unigram
 from engine.models.usm import rejuvenation
 
@@ -37,6 +39,8 @@ class SegmentationPopulation:
         self.n_symbols = len(model.alphabet)
         self.substrings = number_substrings(model.chars, model.utt_start, model.prefix,
                                             model.power)
+        self.corpus = ParticleCorpus(model.chars, model.utt_start, self.substrings.sub,
+                                     self.substrings.sub_off)
         self.n_observations = len(model.utt_start) - 1
         self.longest = int(np.diff(model.utt_start).max())
 
@@ -78,7 +82,7 @@ class SegmentationPopulation:
 
 def _list_length(nexts, l, head):
     length, t = 0, head
-    while t != particles_unigram.EMPTY:
+    while t != EMPTY:
         length += 1
         t = nexts[l, t]
     return length
@@ -114,10 +118,9 @@ class UnigramPopulation(SegmentationPopulation):
         segmentation ``bound``, each word seated from its exact conditional; returns the
         particles (grown to hold it)."""
         parts = particles_unigram.grow(parts, int(bound.sum()), int(bound.sum()))
-        particles_unigram.seat_segmentation(
-            parts, l, self.model.chars, self.model.utt_start, self.substrings.sub,
-            self.substrings.sub_off, self.params, bound, rng.random(len(bound)),
-            np.empty(self.longest + 1, np.int64))
+        particles_unigram.seat_segmentation(parts, l, self.corpus, self.params, bound,
+                                            rng.random(len(bound)),
+                                            np.empty(self.longest + 1, np.int64))
         return parts
 
     def make_room(self, parts, u):
@@ -126,59 +129,49 @@ class UnigramPopulation(SegmentationPopulation):
         return particles_unigram.grow(parts, n, n)
 
     def buffers(self):
-        """Work arrays for one thread: (lp, lq, fwd, terms, starts, uniforms, bound)."""
+        """Work arrays for one thread (engine.models.usm.particles.UnigramWork)."""
         n = self.longest
-        return (np.empty(n + 1), np.empty(n * n), np.empty(n + 1), np.empty(n + 1),
-                np.empty(n + 1, np.int64), np.empty(n), np.empty(len(self.model.chars), np.uint8))
+        return particles_unigram.UnigramWork(
+            lp=np.empty(n + 1), lq=np.empty(n * n), fwd=np.empty(n + 1), terms=np.empty(n + 1),
+            starts=np.empty(n + 1, np.int64), uniforms=np.empty(n),
+            bound=np.empty(len(self.model.chars), np.uint8))
 
     def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
-        lp, lq, fwd, terms, starts = buffers[:5]
+        particles_unigram.propagate(parts, lo, hi, self.corpus, u, self.params, uniforms, greedy,
+                                    buffers, Reading(log_inc, log_qo, bounds))
         x0 = self.model.utt_start[u]
-        particles_unigram.propagate(
-            parts, lo, hi, self.model.chars, x0, self.length(u), self.substrings.sub,
-            self.substrings.sub_off[u], self.params, uniforms, greedy, lp, lq, fwd, terms, starts,
-            log_inc, log_qo, bounds)
         if parts.bound.shape[1]:
             parts.bound[lo:hi, x0:x0 + self.length(u)] = bounds[lo:hi]
 
     @cached_property
-    def _move_corpus(self):
-        """What the moves read: (sub, sub_off, utt_start, utt_of), the types' occurrences, and
-        the number of sites before each utterance."""
-        utt_start = self.model.utt_start
-        utt_of = np.repeat(np.arange(self.n_observations), np.diff(utt_start))
+    def _move_sites(self):
+        """What the moves read besides the corpus (engine.models.usm.rejuvenation.MoveSites):
+        built on the first move, as the types' occurrences take a while."""
+        utt_start, site_pos = self.model.utt_start, self.model.site_pos
         occ_start, occ_pos = occurrences(self.substrings, utt_start)
-        sites_before = np.searchsorted(self.model.site_pos, utt_start)
-        corpus = (self.substrings.sub, self.substrings.sub_off, utt_start, utt_of)
-        return corpus, occ_start, occ_pos, sites_before
+        return rejuvenation.MoveSites(
+            final=self.model.final,
+            utt_of=np.repeat(np.arange(self.n_observations), np.diff(utt_start)),
+            site_pos=site_pos, sites_before=np.searchsorted(site_pos, utt_start),
+            occ_start=occ_start, occ_pos=occ_pos)
 
     @staticmethod
     def move_buffers():
-        """Work arrays of one thread's moves (engine.models.usm.rejuvenation.move's ``work``)."""
-        most = rejuvenation.BLOCK_MAX
-        return (np.empty(most, np.int64), np.empty(most, np.int64), np.empty(most, np.uint8),
-                np.empty(most, np.uint8), np.empty(2 * most, np.int64),
-                np.empty(2 * most, np.uint8), np.empty(2 * most, np.int64),
-                np.empty(most + 1))
+        """Work arrays of one thread's moves (engine.models.usm.rejuvenation.MoveWork)."""
+        return rejuvenation.MoveWork.empty()
 
     def rejuvenate(self, parts, read, lo, hi, rng, moves, kind, work, tally):
         """``moves`` TOKEN or TYPE moves (``kind``) in each of particles lo … hi − 1, pivots
         among the sites of the ``read`` utterances read."""
-        corpus, occ_start, occ_pos, sites_before = self._move_corpus
-        n_sites = int(sites_before[read])
-        if n_sites:
-            rejuvenation.rejuvenate(
-                rng, parts, lo, hi, moves, kind == "type", n_sites, self.model.site_pos,
-                int(self.model.utt_start[read]), self.model.chars, self.model.final, corpus,
-                occ_start, occ_pos, self.params, work, tally)
+        sites = self._move_sites
+        if sites.sites_before[read]:
+            rejuvenation.rejuvenate(rng, parts, lo, hi, moves, kind == "type", read, self.corpus,
+                                    sites, self.params, work, tally)
 
     def segment(self, parts, l, rng, buffers):
         """Particle l frozen, every utterance segmented by a draw from Q (uint8[T])."""
-        lp, lq, fwd, terms, starts, uniforms, bound = buffers
-        particles_unigram.segment_frozen(
-            rng, parts, l, self.model.chars, self.model.utt_start, self.substrings.sub,
-            self.substrings.sub_off, self.params, lp, lq, fwd, terms, starts, uniforms, bound)
-        return bound
+        particles_unigram.segment_frozen(rng, parts, l, self.corpus, self.params, buffers)
+        return buffers.bound
 
     def words_of(self, parts, l):
         """[(word, tokens, tables)] of particle l."""
@@ -214,34 +207,28 @@ class BigramPopulation(SegmentationPopulation):
         return particles_bigram.grow(parts, n, n + 1, n + 1)
 
     def buffers(self):
-        """Work arrays for one thread: (lp, slots, lp1, a, terms, starts, uniforms, bound)."""
+        """Work arrays for one thread (engine.models.bigram.particles.BigramWork)."""
         n = self.longest
-        return (np.empty(n + 1), np.empty(n * n, np.int64), np.empty(n * n), np.empty(n * n),
-                np.empty(n + 1), np.empty(n + 1, np.int64), np.empty(n),
-                np.empty(len(self.model.chars), np.uint8))
+        return particles_bigram.BigramWork(
+            lp=np.empty(n + 1), slots=np.empty(n * n, np.int64), lp1=np.empty(n * n),
+            a=np.empty(n * n), terms=np.empty(n + 1), starts=np.empty(n + 1, np.int64),
+            uniforms=np.empty(n), bound=np.empty(len(self.model.chars), np.uint8))
 
     def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
-        lp, slots, lp1, a, terms, starts = buffers[:6]
-        particles_bigram.propagate(
-            parts, lo, hi, self.model.chars, self.model.utt_start[u], self.length(u),
-            self.substrings.sub, self.substrings.sub_off[u], self.params, uniforms, greedy, lp,
-            slots, lp1, a, terms, starts, log_inc, log_qo, bounds)
+        particles_bigram.propagate(parts, lo, hi, self.corpus, u, self.params, uniforms, greedy,
+                                   buffers, Reading(log_inc, log_qo, bounds))
 
     def segment(self, parts, l, rng, buffers):
-        lp, slots, lp1, a, terms, starts, uniforms, bound = buffers
-        particles_bigram.segment_frozen(
-            rng, parts, l, self.model.chars, self.model.utt_start, self.substrings.sub,
-            self.substrings.sub_off, self.params, lp, slots, lp1, a, terms, starts, uniforms,
-            bound)
-        return bound
+        particles_bigram.segment_frozen(rng, parts, l, self.corpus, self.params, buffers)
+        return buffers.bound
 
     def words_of(self, parts, l):
         """[(word, tokens, unigram tables)] of particle l (tokens: its customers as the word
         after another, `$` left out)."""
         tokens = np.zeros(int(parts.scal[l, particles_bigram.WORDS]), np.int64)
         # a word's tokens are the customers it has in every bigram restaurant: its pairs' counts
-        pairs = parts.pkey[l][parts.pkey[l] != particles_unigram.EMPTY]
-        slots = parts.pslot[l][parts.pkey[l] != particles_unigram.EMPTY]
+        pairs = parts.pkey[l][parts.pkey[l] != EMPTY]
+        slots = parts.pslot[l][parts.pkey[l] != EMPTY]
         np.add.at(tokens, pairs & 0xFFFFFFFF, parts.pcust[l, slots])
         return [(self.word_text(parts.wtype[l, w]), int(tokens[w]),
                  _list_length(parts.unext, l, parts.whead[l, w]))

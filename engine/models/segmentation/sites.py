@@ -11,22 +11,75 @@ from engine.kernels import interface
 
 
 def n_sites(state):
+    """interface.n_sites: the non-final symbols.
+
+    Parameters
+    ----------
+    state : a segmentation model's state (UsmState, BigramState)
+
+    Returns
+    -------
+    int
+    """
     return state.site_pos.shape[0]
 
 
 def n_values(state):
+    """interface.n_values: 2 (no boundary, boundary).
+
+    Parameters
+    ----------
+    state : a segmentation model's state (UsmState, BigramState)
+
+    Returns
+    -------
+    int
+    """
     return 2
 
 
 def get_value(state, s):
+    """interface.get_value: b_s, whether a word ends after site s's symbol.
+
+    Parameters
+    ----------
+    state : a segmentation model's state (UsmState, BigramState)
+    s : int
+
+    Returns
+    -------
+    int64
+    """
     return np.int64(state.bound[state.site_pos[s]])
 
 
 def n_sentences(state):
+    """interface.n_sentences: the utterances.
+
+    Parameters
+    ----------
+    state : a segmentation model's state (UsmState, BigramState)
+
+    Returns
+    -------
+    int
+    """
     return state.utt_start.shape[0] - 1
 
 
 def sentence_sites(state, u):
+    """interface.sentence_sites: utterance u's sites, utt_start[u] − u … utt_start[u + 1] − 2 − u.
+
+    Parameters
+    ----------
+    state : a segmentation model's state (UsmState, BigramState)
+    u : int
+
+    Returns
+    -------
+    (int, int)
+        start, stop.
+    """
     return state.utt_start[u] - u, state.utt_start[u + 1] - 1 - u
 
 

@@ -13,9 +13,10 @@ from scipy.special import gammaln, logsumexp
 from engine.core.rng import chain_rngs, make_rng
 from engine.core.special import log_rising
 from engine.core.state import clone
-from engine.kernels import moves
+from engine.kernels import block_weight
 from engine.models.toy import kernels
-from engine.models.protocol import Option, SiteView
+from engine.models.protocol import (ChainModel, Lesson, ModelBase, Option, Presentation,
+                                    SiteView)
 from engine.models.registry import register
 
 MAX_N = 100_000
@@ -23,10 +24,11 @@ SPLIT, JOINED = "a b", "ab"  # how write_analysis spells z_i = 1 and z_i = 0
 
 
 @register
-class ToyModel:
+class ToyModel(ModelBase):
     """n copies of `ab` with θ ~ Dirichlet(1, 1, 1) over the words {a, b, ab}."""
 
     name = "toy"
+    roles = (ChainModel, Presentation, Lesson)
     label = "Toy posterior (n copies of `ab`)"
     summary = ("Liang et al. §2: n copies of `ab`, each one word or two; the exact posterior "
                "is known, and TOKEN started at m = n is stuck for passes.")
@@ -36,11 +38,11 @@ class ToyModel:
                            "initial number of split copies (default n)", 0, MAX_N),)
     needs_data = False
     trace_labels = {"m": "m, the copies analysed as `a b`"}
-    display = "copies"  # how pages draw its analysis (ui/views.py)
+    loglik_label = "log p(x, z)"
+    display = "copies"  # its kind of data: how pages draw it (ui/kinds/copies.py)
     order = 0
     state_class = kernels.ToyState
     kernel_modules = (kernels,)
-    notes = ()  # nothing is read, so nothing is left out
 
     @classmethod
     def build(cls, path=None, n=1000):
@@ -187,7 +189,7 @@ class ToyModel:
         n = self.n
         out = np.empty(count, dtype=np.int64)
         bufs_int = np.zeros((3, n), np.int64)
-        bufs_float = np.zeros((6, max(n + 1, moves.MAX_DELTA_TERMS)))
+        bufs_float = np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS)))
         kernels.type_draws(rng, state, out, bufs_int, bufs_float, np.zeros(n, np.uint8))
         return out
 

@@ -35,12 +35,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from engine.core import keyed_lists
+from engine.core import hash_table, keyed_lists
 from engine.core.jit import inline, kernel
 from engine.core.special import log_rising
 from engine.core.word_hash import HASH_BASE, KEYED_LENGTHS, same_symbols, word_key
 from engine.core.word_hash import fill_prefix_hashes  # noqa: F401 (the model's hashes)
-from engine.kernels import interface
+from engine.kernels import block_weight, interface
 from engine.kernels.interface import for_state
 from engine.models.segmentation.sites import implement_sites
 
@@ -118,14 +118,34 @@ implement_sites(implements)
 
 @inline
 def lexicon(state):
-    """(keys, heads, sizes): the lexicon's slots in use."""
+    """The lexicon's slots in use.
+
+    Parameters
+    ----------
+    state : UsmState
+
+    Returns
+    -------
+    (int64[C], int64[C], int64[C])
+        Views of its keys, heads and sizes.
+    """
     used = state.counts[LEX_CAPACITY]
     return state.lexicon[KEY, :used], state.lexicon[HEAD, :used], state.lexicon[SIZE, :used]
 
 
 @inline
 def boundary_types(state):
-    """(keys, heads, sizes): the boundary index's slots in use."""
+    """The boundary index's slots in use.
+
+    Parameters
+    ----------
+    state : UsmState
+
+    Returns
+    -------
+    (int64[C], int64[C], int64[C])
+        Views of its keys, heads and sizes.
+    """
     used = state.counts[PAIR_CAPACITY]
     return state.pairs[KEY, :used], state.pairs[HEAD, :used], state.pairs[SIZE, :used]
 
@@ -135,7 +155,17 @@ def boundary_types(state):
 def word_start(bound, p):
     """Start of the word that contains symbol p (an utterance's end always has bound = 1, so the
     scan never crosses into the previous utterance). bound, one byte a symbol, stays in the
-    processor's cache: these scans cost less than keeping every symbol's word."""
+    processor's cache: these scans cost less than keeping every symbol's word.
+
+    Parameters
+    ----------
+    bound : uint8[T]
+    p : int
+
+    Returns
+    -------
+    int
+    """
     a = p
     while a > 0 and bound[a - 1] == 0:
         a -= 1
@@ -144,7 +174,17 @@ def word_start(bound, p):
 
 @inline
 def word_end(bound, q):
-    """End (exclusive) of the word that contains symbol q."""
+    """End (exclusive) of the word that contains symbol q.
+
+    Parameters
+    ----------
+    bound : uint8[T]
+    q : int
+
+    Returns
+    -------
+    int
+    """
     while bound[q] == 0:
         q += 1
     return q + 1
@@ -152,7 +192,17 @@ def word_end(bound, q):
 
 @inline
 def is_word(bound, x, length):
-    """Whether the word starting at x (a word start) has ``length`` symbols."""
+    """Whether the word starting at x (a word start) has ``length`` symbols.
+
+    Parameters
+    ----------
+    bound : uint8[T]
+    x, length : int
+
+    Returns
+    -------
+    bool
+    """
     i = x
     while i < x + length - 1 and bound[i] == 0:
         i += 1
@@ -162,14 +212,34 @@ def is_word(bound, x, length):
 @inline
 def site_span(state, s):
     """(a, p, e): site s follows symbol p; its words cover chars[a:e], split as [a, p] | [p+1, e)
-    when b_s = 1. a and e do not depend on b_s."""
+    when b_s = 1. a and e do not depend on b_s.
+
+    Parameters
+    ----------
+    state : UsmState
+    s : int
+
+    Returns
+    -------
+    (int, int, int)
+    """
     p = state.site_pos[s]
     return word_start(state.bound, p), p, word_end(state.bound, p + 1)
 
 
 @inline
 def same_halves(state, a, p, e):
-    """1 when the words chars[a : p+1] and chars[p+1 : e] are the same word, else 0."""
+    """1 when the words chars[a : p+1] and chars[p+1 : e] are the same word, else 0.
+
+    Parameters
+    ----------
+    state : UsmState
+    a, p, e : int
+
+    Returns
+    -------
+    int
+    """
     length = p + 1 - a
     return 1 if length == e - p - 1 and same_symbols(state.chars, a, p + 1, length) else 0
 
@@ -178,8 +248,25 @@ def same_halves(state, a, p, e):
 @kernel
 def new_entry(table, spare, counts, live, capacity, key):
     """A new entry for ``key`` in ``table`` (lexicon or pairs, all of it), the table grown first
-    if the entry would load it above 1/2; return its slot. live, capacity: where counts keeps
-    the table's entries and capacity in use."""
+    if the entry would load it above 1/2.
+
+    Parameters
+    ----------
+    table : int64[3, C]
+        Rows KEY, HEAD, SIZE; mutated.
+    spare : int64[3, C / 2]
+        Work for growing.
+    counts : int64[10]
+        UsmState.counts, mutated.
+    live, capacity : int
+        Where counts keeps the table's entries and its capacity in use.
+    key : int
+
+    Returns
+    -------
+    int64
+        The entry's slot.
+    """
     if 2 * (counts[live] + 1) > counts[capacity]:
         counts[capacity] = keyed_lists.grow(table[KEY], table[HEAD], table[SIZE],
                                             counts[capacity], spare[KEY], spare[HEAD],
@@ -197,17 +284,39 @@ def find_entry(chars, bound, keys, heads, key, x, length):
     Entries whose key matches are checked against the word exactly: the occurrence at the head
     of their list must have the same symbols, and the same length (which the key tells unless
     the word is very long).
+
+    Parameters
+    ----------
+    chars : int32[T]
+    bound : uint8[T]
+    keys, heads : int64[C]
+        The lexicon in use.
+    key, x, length : int
+
+    Returns
+    -------
+    int64
     """
-    slot = keyed_lists.find(keys, key)
+    slot = hash_table.find(keys, key)
     while slot >= 0 and not ((length < KEYED_LENGTHS or is_word(bound, heads[slot], length))
                              and same_symbols(chars, heads[slot], x, length)):
-        slot = keyed_lists.find_next(keys, key, slot)
+        slot = hash_table.find_next(keys, key, slot)
     return slot
 
 
 @inline
 def find_word(state, x, e):
-    """The lexicon slot of the word chars[x:e], or −1 (``find_entry``)."""
+    """The lexicon slot of the word chars[x:e], or −1 (``find_entry``).
+
+    Parameters
+    ----------
+    state : UsmState
+    x, e : int
+
+    Returns
+    -------
+    int64
+    """
     keys, heads, _ = lexicon(state)
     return find_entry(state.chars, state.bound, keys, heads,
                       word_key(state.prefix, state.power, x, e), x, e - x)
@@ -217,18 +326,38 @@ def find_word(state, x, e):
 def find_listed(state, x, e):
     """find_word for a word occurrence chars[x:e] of the current segmentation, which is in the
     lexicon: when its key is in one entry only, that entry is the word's, and the comparison
-    of symbols (reads far from x) is saved."""
+    of symbols (reads far from x) is saved.
+
+    Parameters
+    ----------
+    state : UsmState
+    x, e : int
+
+    Returns
+    -------
+    int64
+    """
     keys, heads, _ = lexicon(state)
     key = word_key(state.prefix, state.power, x, e)
-    slot = keyed_lists.find(keys, key)
-    if keyed_lists.find_next(keys, key, slot) >= 0:
+    slot = hash_table.find(keys, key)
+    if hash_table.find_next(keys, key, slot) >= 0:
         slot = find_entry(state.chars, state.bound, keys, heads, key, x, e - x)
     return slot
 
 
 @inline
 def count_of(state, x, e):
-    """n_w of the word chars[x:e]."""
+    """n_w of the word chars[x:e].
+
+    Parameters
+    ----------
+    state : UsmState
+    x, e : int
+
+    Returns
+    -------
+    int64
+    """
     slot = find_word(state, x, e)
     return 0 if slot < 0 else state.lexicon[SIZE, slot]
 
@@ -236,7 +365,14 @@ def count_of(state, x, e):
 @kernel  # only changed sites and set-up call it: a call costs less than inlining it compiles
 def add_word(state, x, e):
     """Count one occurrence of the word chars[x:e] and put position x on its list (bound must
-    already segment it so)."""
+    already segment it so).
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    x, e : int
+    """
     slot = find_word(state, x, e)
     if slot < 0:
         slot = new_entry(state.lexicon, state.spare, state.counts, LEX_LIVE, LEX_CAPACITY,
@@ -251,7 +387,14 @@ def add_word(state, x, e):
 @kernel  # (see add_word)
 def remove_word(state, x, e):
     """Uncount the word occurrence chars[x:e] and take x off its list (a word whose count
-    drops to 0 leaves the lexicon)."""
+    drops to 0 leaves the lexicon).
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    x, e : int
+    """
     counts = state.counts
     slot = find_listed(state, x, e)
     keys, heads, sizes = lexicon(state)
@@ -267,7 +410,14 @@ def remove_word(state, x, e):
 def count_word(state, x, e, delta):
     """Count the word occurrence chars[x:e] back in (delta = 1) or out (−1) of n_w, N and E
     while it stays on its list: a TYPE move sets its sites' words aside so (most go back
-    unchanged; keyed_lists' notes)."""
+    unchanged; keyed_lists' notes).
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    x, e, delta : int
+    """
     state.lexicon[SIZE, find_listed(state, x, e)] += delta
     state.counts[MEMO_END] = -1
     state.counts[WORDS] += delta
@@ -277,7 +427,17 @@ def count_word(state, x, e, delta):
 @inline
 def pair_key(state, a, p, e):
     """The key of the boundary type (chars[a : p+1], chars[p+1 : e], whether e − 1 ends its
-    utterance): the word key of chars[a:e] with the split and the end flag mixed in."""
+    utterance): the word key of chars[a:e] with the split and the end flag mixed in.
+
+    Parameters
+    ----------
+    state : UsmState
+    a, p, e : int
+
+    Returns
+    -------
+    int64
+    """
     mixed = (np.uint64(word_key(state.prefix, state.power, a, e)) * HASH_BASE
              + np.uint64(2 * (p + 1 - a) + state.final[e - 1]))
     # multiplied once more before the shift drops a bit: the end flag is mixed's lowest bit
@@ -288,21 +448,42 @@ def pair_key(state, a, p, e):
 def find_pair(state, a, p, e):
     """The slot of the boundary type of chars[a:e] split after p (``pair_key``), or −1 when no
     boundary has it. Entries whose key matches are checked exactly against the first boundary
-    of their list: same split, length, end flag and symbols."""
+    of their list: same split, length, end flag and symbols.
+
+    Parameters
+    ----------
+    state : UsmState
+    a, p, e : int
+
+    Returns
+    -------
+    int64
+    """
     final = state.final[e - 1]
     len1, length = p + 1 - a, e - a
     key = pair_key(state, a, p, e)
     keys, heads, _ = boundary_types(state)
-    slot = keyed_lists.find(keys, key)
+    slot = hash_table.find(keys, key)
     while slot >= 0 and not same_pair(state, heads[slot], a, len1, length, final):
-        slot = keyed_lists.find_next(keys, key, slot)
+        slot = hash_table.find_next(keys, key, slot)
     return slot
 
 
 @inline
 def same_pair(state, q, a, len1, length, final):
     """Whether the boundary after symbol q is of the type of chars[a : a + length] split after
-    len1 symbols, with end flag ``final``."""
+    len1 symbols, with end flag ``final``.
+
+    Parameters
+    ----------
+    state : UsmState
+    q, a, len1, length : int
+    final : uint8
+
+    Returns
+    -------
+    bool
+    """
     x, y = word_start(state.bound, q), word_end(state.bound, q + 1)
     return (q + 1 - x == len1 and y - x == length and state.final[y - 1] == final
             and same_symbols(state.chars, x, a, length))
@@ -310,7 +491,14 @@ def same_pair(state, q, a, len1, length, final):
 
 @inline
 def file_boundary(state, q):
-    """Put the boundary after symbol q (a word end inside an utterance) on its type's list."""
+    """Put the boundary after symbol q (a word end inside an utterance) on its type's list.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    q : int
+    """
     a, e = word_start(state.bound, q), word_end(state.bound, q + 1)
     slot = find_pair(state, a, q, e)
     if slot < 0:
@@ -322,12 +510,19 @@ def file_boundary(state, q):
 
 @inline
 def unfile_boundary(state, q):
-    """Take the boundary after symbol q off its type's list (bound as when it was filed)."""
+    """Take the boundary after symbol q off its type's list (bound as when it was filed).
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    q : int
+    """
     a, e = word_start(state.bound, q), word_end(state.bound, q + 1)
     keys, heads, sizes = boundary_types(state)
     key = pair_key(state, a, q, e)
-    slot = keyed_lists.find(keys, key)
-    if keyed_lists.find_next(keys, key, slot) >= 0:  # as find_listed: one entry is q's
+    slot = hash_table.find(keys, key)
+    if hash_table.find_next(keys, key, slot) >= 0:  # as find_listed: one entry is q's
         slot = find_pair(state, a, q, e)
     if keyed_lists.unlink(keys, heads, sizes, state.links[PAIR_NEXT], state.links[PAIR_PREV],
                           slot, q):
@@ -336,15 +531,31 @@ def unfile_boundary(state, q):
 
 @inline
 def is_boundary(state, q):
-    """Whether a word ends after symbol q inside an utterance (a site with b = 1)."""
+    """Whether a word ends after symbol q inside an utterance (a site with b = 1).
+
+    Parameters
+    ----------
+    state : UsmState
+    q : int
+
+    Returns
+    -------
+    bool
+    """
     return q >= 0 and state.bound[q] == 1 and state.final[q] == 0
 
 
 @kernel
 def flip(state, p, v):
-    """Set b = v ≠ b after symbol p (not an utterance's last), moving the boundaries
-    whose words change to their new types' lists: p's own, and those just before and after its
-    words."""
+    """Set b = v ≠ b after symbol p (not an utterance's last), moving the boundaries whose words
+    change to their new types' lists: p's own, and those just before and after its words.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    p, v : int
+    """
     a, e = word_start(state.bound, p), word_end(state.bound, p + 1)
     moved = (a - 1, e - 1, p)  # (a − 1 and e − 1 are boundaries unless an utterance's edge)
     for q in moved:
@@ -360,7 +571,17 @@ def flip(state, p, v):
 @inline
 def log_word_weight(state, n_w, length):
     """log (n_w + α₀P₀(w)) for a word of ``length`` symbols, exact where α₀P₀ underflows (next
-    to a count ≥ 1 it vanishes; alone it is its log)."""
+    to a count ≥ 1 it vanishes; alone it is its log).
+
+    Parameters
+    ----------
+    state : UsmState
+    n_w, length : int
+
+    Returns
+    -------
+    float64
+    """
     tiny = n_w == 0 and length > state.counts[LINEAR]
     return state.base[LOG_BASE, length] if tiny else np.log(n_w + state.base[BASE, length])
 
@@ -368,14 +589,34 @@ def log_word_weight(state, n_w, length):
 @inline
 def word_term(state, n_w, length):
     """base[j] of block_delta for a word's term n_w + α₀P₀(w): its value, or — too small for
-    linear arithmetic — its log, a negative number (moves.step_ratio's convention)."""
+    linear arithmetic — its log, a negative number (block_weight.step_ratio's convention).
+
+    Parameters
+    ----------
+    state : UsmState
+    n_w, length : int
+
+    Returns
+    -------
+    float64
+    """
     tiny = n_w == 0 and length > state.counts[LINEAR]
     return state.base[LOG_BASE, length] if tiny else n_w + state.base[BASE, length]
 
 
 @inline
 def log_rising_word(state, length, n_w):
-    """log (α₀P₀(w))^(n_w) for a word of ``length`` symbols."""
+    """log (α₀P₀(w))^(n_w) for a word of ``length`` symbols.
+
+    Parameters
+    ----------
+    state : UsmState
+    length, n_w : int
+
+    Returns
+    -------
+    float64
+    """
     if length <= state.counts[LINEAR]:
         total = log_rising(state.base[BASE, length], n_w)
     else:  # b (b + 1) … (b + n_w − 1) with b < LINEAR_MIN: b next to 1 … n_w − 1 vanishes
@@ -386,14 +627,28 @@ def log_rising_word(state, length, n_w):
 @inline
 def split_weights(state, len1, len2, last_is_final, same, n_join, n_left, n_right, n, ends, w):
     """w[0], w[1] ∝ p(b_s = 0 / 1 | rest) for a site between words w1 and w2 of len1 and len2
-    symbols (w = w1w2 when b_s = 0), given the counts without the site's own words: n_join,
-    n_left, n_right of w, w1, w2, and N, E. ``same``: 1 when w1 = w2.
+    symbols (w = w1w2 when b_s = 0), given the counts without the site's own words.
 
     eq. 4 with the shared factor 1 / ((N + α₀)(N + ρ)) cancelled:
       b = 0 adds w:        (n_w + α₀P₀(w)) (c + ρ/2) (N + 1 + α₀) (N + 1 + ρ)
       b = 1 adds w1, w2:   (n_1 + α₀P₀(w1)) (n_2 + [w1 = w2] + α₀P₀(w2)) (N − E + ρ/2) (c' + ρ/2)
     where c, c' count the end flags like the last word's (E if it ends the utterance, else the
     words that do not, w1's included for c'). Linear — no logs — unless w is too long for it.
+
+    Parameters
+    ----------
+    state : UsmState
+    len1, len2 : int
+    last_is_final : uint8
+        Whether w2 ends its utterance.
+    same : int
+        1 when w1 = w2.
+    n_join, n_left, n_right : int
+        The counts of w, w1, w2.
+    n, ends : int
+        N and E.
+    w : float64[≥ 2]
+        Output.
     """
     alpha0, half_rho = state.params[ALPHA0], 0.5 * state.params[RHO]
     c_join = ends if last_is_final else n - ends
@@ -411,8 +666,16 @@ def split_weights(state, len1, len2, last_is_final, same, n_join, n_left, n_righ
 
 @kernel
 def split_log_weights(state, len1, len2, c_join, c_split, n_join, n_left, n_right, n, ends, w):
-    """split_weights' terms in logs, for a word w too long for linear arithmetic (arguments as
-    there; n_right includes [w1 = w2])."""
+    """split_weights' terms in logs, for a word w too long for linear arithmetic.
+
+    Parameters
+    ----------
+    state : UsmState
+    len1, len2, c_join, c_split, n_join, n_left, n_right, n, ends : int
+        As split_weights' (n_right includes [w1 = w2]; c_join, c_split its c and c').
+    w : float64[≥ 2]
+        Output, scaled so that the larger is 1.
+    """
     alpha0, half_rho = state.params[ALPHA0], 0.5 * state.params[RHO]
     join = (log_word_weight(state, n_join, len1 + len2) + np.log(c_join + half_rho)
             + np.log(n + 1 + alpha0) + np.log(n + 1 + 2.0 * half_rho))
@@ -426,7 +689,14 @@ def split_log_weights(state, len1, len2, c_join, c_split, n_join, n_left, n_righ
 @inline
 def count_words(state, a, p, e, delta):
     """Count the current words of the site spanning chars[a:e] in (delta = 1) or out (−1),
-    leaving them on their lists."""
+    leaving them on their lists.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    a, p, e, delta : int
+    """
     if state.bound[p]:
         count_word(state, a, p + 1, delta)
         count_word(state, p + 1, e, delta)
@@ -437,7 +707,14 @@ def count_words(state, a, p, e, delta):
 @kernel  # not inlined: only a changed site calls it, and inlined it doubled the compile time
 def replace_words(state, a, p, e, v):
     """Set b_p = v ≠ b_p for the site spanning chars[a:e]: its words leave the lexicon and
-    those of v join it."""
+    those of v join it.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    a, p, e, v : int
+    """
     if v:
         remove_word(state, a, e)
     else:
@@ -454,8 +731,15 @@ def replace_words(state, a, p, e, v):
 # --- the model interface -------------------------------------------------------------------------
 @implements(interface.remove_site)
 def _remove_site(state, s):
-    # the words are set aside, not taken off their lists: add_site counts them back, and when
-    # b_s changes replaces them
+    """interface.remove_site: the site's words are set aside, not taken off their lists
+    (add_site counts them back, and when b_s changes replaces them); its symbols marked.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    s : int
+    """
     a, p, e = site_span(state, s)
     count_words(state, a, p, e, -1)
     for i in range(a, e):
@@ -464,6 +748,14 @@ def _remove_site(state, s):
 
 @implements(interface.add_site)
 def _add_site(state, s, v):
+    """interface.add_site.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    s, v : int
+    """
     a, p, e = site_span(state, s)
     count_words(state, a, p, e, 1)
     if v != state.bound[p]:
@@ -474,6 +766,15 @@ def _add_site(state, s, v):
 
 @implements(interface.site_weights)
 def _site_weights(state, s, w):
+    """interface.site_weights (``split_weights``).
+
+    Parameters
+    ----------
+    state : UsmState
+    s : int
+    w : float64[≥ 2]
+        Output.
+    """
     a, p, e = site_span(state, s)
     split_weights(state, p + 1 - a, e - p - 1, state.final[e - 1], same_halves(state, a, p, e),
                   count_of(state, a, e), count_of(state, a, p + 1), count_of(state, p + 1, e),
@@ -482,8 +783,19 @@ def _site_weights(state, s, w):
 
 @implements(interface.token_weights)
 def _token_weights(rng, state, s, w):
-    # the site's own words are counted: take them off by hand instead of from the table, so a
-    # TOKEN move that keeps b_s (most of them, after burn-in) writes nothing
+    """interface.token_weights: the site's own words are counted, so they are taken off by hand
+    instead of from the table, and a TOKEN move that keeps b_s (most of them, after burn-in)
+    writes nothing.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : UsmState
+        Its TOKEN memo (counts[MEMO_…]) is updated.
+    s : int
+    w : float64[≥ 2]
+        Output.
+    """
     a, p, e = site_span(state, s)
     same = same_halves(state, a, p, e)
     last_is_final = state.final[e - 1]
@@ -506,7 +818,19 @@ def _token_weights(rng, state, s, w):
 def remembered_count(state, x, e):
     """n_w of the word occurrence chars[x:e] of the current segmentation, remembered from the
     last call when the lexicon has not changed since (TOKEN's next site needs it again), and
-    remembered for the next."""
+    remembered for the next.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+        counts[MEMO_START … MEMO_COUNT].
+    x, e : int
+
+    Returns
+    -------
+    int64
+    """
     counts = state.counts
     if counts[MEMO_START] != x or counts[MEMO_END] != e:
         counts[MEMO_START], counts[MEMO_END] = x, e
@@ -516,7 +840,16 @@ def remembered_count(state, x, e):
 
 @implements(interface.set_value)
 def _set_value(rng, state, s, v):
-    # a TOKEN flip: the site's words are replaced, no TYPE move is under way (removed untouched)
+    """interface.set_value: a TOKEN flip, the site's words replaced (no TYPE move is under
+    way: ``removed`` untouched).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : UsmState
+        Mutated.
+    s, v : int
+    """
     a, p, e = site_span(state, s)
     if state.bound[p] != v:
         replace_words(state, a, p, e, v)
@@ -524,23 +857,55 @@ def _set_value(rng, state, s, v):
 
 @implements(interface.reseats)
 def _reseats(state):
+    """interface.reseats: False.
+
+    Parameters
+    ----------
+    state : UsmState
+
+    Returns
+    -------
+    bool
+    """
     return False
 
 
 @implements(interface.conflicts)
 def _conflicts(state, s):
-    # a removed word covers p or p + 1 exactly when s depends on it
+    """interface.conflicts: a removed word covers p or p + 1 exactly when s depends on it.
+
+    Parameters
+    ----------
+    state : UsmState
+    s : int
+
+    Returns
+    -------
+    bool
+    """
     p = state.site_pos[s]
     return state.removed[p] != 0 or state.removed[p + 1] != 0
 
 
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
-    # t(z, s) = (w1, w2, whether w2 ends its utterance), where w = w1w2 is the word when b_s = 0:
-    # the split point |w1| inside each occurrence of the word w with the end flag, and the list
-    # of the type in the boundary index. In list order, not sorted: moves.gather_block sorts
-    # them in the rare case where the order matters (a conflict), and sorting the large blocks
-    # of frequent types cost a tenth of a TYPE sweep.
+    """interface.block_candidates: t(z, s) = (w1, w2, whether w2 ends its utterance), where
+    w = w1w2 is the word when b_s = 0: the split point |w1| inside each occurrence of the word
+    w with the end flag, and the list of the type in the boundary index. In list order, not
+    sorted: moves.gather_block sorts them in the rare case where the order matters (a
+    conflict), and sorting the large blocks of frequent types cost a tenth of a TYPE sweep.
+
+    Parameters
+    ----------
+    state : UsmState
+    s0 : int
+    out : int64[n_sites]
+        Output.
+
+    Returns
+    -------
+    int
+    """
     a, p, e = site_span(state, s0)
     len1, length = p + 1 - a, e - a
     final = state.final[e - 1]
@@ -563,10 +928,27 @@ def _block_candidates(state, s0, out):
     return k
 
 
+implements(interface.block_weights)(block_weight.rising_block_weights)
+
+
 @implements(interface.block_delta)
 def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
-    # eq. 9 for the block: words w (joined, v = 0), w1 and w2 (split, v = 1); the words'
-    # denominator; the end flags of the last word and of w1 (never final); their denominator.
+    """interface.block_delta: eq. 9 for the block: words w (joined, v = 0), w1 and w2 (split,
+    v = 1); the words' denominator; the end flags of the last word and of w1 (never final);
+    their denominator.
+
+    Parameters
+    ----------
+    state : UsmState
+    s0, v0, v1 : int
+    base, d0, d1, sign : float64[≥ 8]
+        Output.
+
+    Returns
+    -------
+    int
+        The number of terms.
+    """
     a, p, e = site_span(state, s0)
     alpha0, rho = state.params[ALPHA0], state.params[RHO]
     n, ends = state.counts[WORDS], state.counts[ENDS]
@@ -600,7 +982,13 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
 @kernel
 def count_all_words(state):
     """Fill the empty lexicon and boundary index from the segmentation ``bound``, in corpus
-    order."""
+    order.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    """
     start = 0
     for i in range(state.chars.shape[0]):
         if state.bound[i]:
@@ -613,13 +1001,22 @@ def count_all_words(state):
 @kernel
 def log_likelihood(state):
     """log p(z) of eq. 3 from the lexicon's counts: Σ_w log (α₀P₀(w))^(n_w) − log α₀^(N)
-    + log (ρ/2)^(E) + log (ρ/2)^(N−E) − log ρ^(N)."""
+    + log (ρ/2)^(E) + log (ρ/2)^(N−E) − log ρ^(N).
+
+    Parameters
+    ----------
+    state : UsmState
+
+    Returns
+    -------
+    float64
+    """
     alpha0, rho = state.params[ALPHA0], state.params[RHO]
     n, ends = state.counts[WORDS], state.counts[ENDS]
     keys, heads, sizes = lexicon(state)
     total = 0.0
     for slot in range(keys.shape[0]):
-        if keys[slot] != keyed_lists.EMPTY:
+        if keys[slot] != hash_table.EMPTY:
             head = heads[slot]
             total += log_rising_word(state, word_end(state.bound, head) - head, sizes[slot])
     return (total - log_rising(alpha0, n) + log_rising(0.5 * rho, ends)

@@ -12,7 +12,7 @@ import numpy as np
 from engine.core.state import clone
 from engine.models.usm import kernels
 from engine.models.usm import sentence as usm_sentence
-from engine.models.protocol import Option
+from engine.models.protocol import ChainModel, CorpusModel, Option, Population, Presentation
 from engine.models.registry import register
 from engine.models.segmentation.base import SegmentationModel
 from engine.models.segmentation.populations import DEFAULT_PHI, UnigramPopulation
@@ -34,6 +34,7 @@ class UsmModel(SegmentationModel):
     """
 
     name = "usm"
+    roles = (ChainModel, Presentation, CorpusModel, Population)
     label = "Word segmentation (unigram model)"
     summary = ("Goldwater, Griffiths & Johnson's unigram Dirichlet-process model of word "
                "segmentation: sites are the gaps between symbols, a type is the pair of words "
@@ -52,6 +53,7 @@ class UsmModel(SegmentationModel):
                "filter's base replaces the fixed one: --p-boundary is unused)", 1e-9, 1e9),
     )
     aliases = ("unigram",)
+    loglik_label = "log p(corpus, segmentation)"
     order = 1
     state_class = kernels.UsmState
     kernel_modules = (kernels, usm_sentence)
@@ -108,6 +110,46 @@ class UsmModel(SegmentationModel):
     def scalars(self, state):
         return {"words": int(state.counts[kernels.WORDS]),
                 "word_types": int(state.counts[kernels.LEX_LIVE])}
+
+    def formulas(self):
+        """The unigram model (Goldwater et al. 2009, §3) and the equations TOKEN and TYPE use,
+        with this corpus's numbers."""
+        return (
+            ("markdown", "Words are drawn one after another from a Dirichlet process: after n "
+                         "words, of which n_w are w, the next word is w with probability"),
+            ("latex", r"P(w \mid \text{previous words}) = \frac{n_w + \alpha_0 P_0(w)}"
+                      r"{n + \alpha_0},\qquad P_0(x_1 \dots x_M) = p_\#\,(1-p_\#)^{M-1}\,"
+                      r"|\Sigma|^{-M}"),
+            ("markdown", "and each word ends its utterance or not, u of the n words so far "
+                         "having ended one:"),
+            ("latex", r"P(\text{end}) = \frac{u + \rho/2}{n + \rho},\qquad "
+                      r"P(\text{not end}) = \frac{n - u + \rho/2}{n + \rho}"),
+            ("markdown", f"Here α₀ = {self.alpha0:g}, p# = {self.p_boundary:g}, ρ = "
+                         f"{self.rho:g} and |Σ| = {len(self.alphabet)} symbols. The probability "
+                         "of a segmentation is the product of these predictive probabilities "
+                         "in corpus order (it does not depend on the order: the words are "
+                         "exchangeable)."),
+            ("markdown", "**TOKEN** (eq. 4 of Liang et al.) resamples one site s: with every "
+                         "other word counted (n^{−s}), the site joins its two words w₁w₂ or "
+                         "splits them:"),
+            ("latex", r"\frac{p(b_s = 1 \mid \text{rest})}{p(b_s = 0 \mid \text{rest})} = "
+                      r"\frac{P(w_1 \mid n^{-s})\,P(\text{not end} \mid n^{-s})\,"
+                      r"P(w_2 \mid n^{-s} + w_1)\,P(e \mid n^{-s} + w_1)}"
+                      r"{P(w_1 w_2 \mid n^{-s})\,P(e \mid n^{-s})}"),
+            ("markdown", "where e is whether the last word ends its utterance, and n^{−s} + w₁ "
+                         "counts w₁ as one more word."),
+            ("markdown", "**TYPE** takes the block S of sites with the same type (w₁, w₂, "
+                         "whether w₂ ends its utterance) that share no word, removes their "
+                         "words, and draws how many m of them are split (eqs. 7 and 9): every "
+                         "assignment with m splits has the same probability g(m), a product of "
+                         "rising factorials a^(k) = a(a+1)…(a+k−1),"),
+            ("latex", r"p(m \mid \text{rest}) \propto \binom{|S|}{m}\,g(m),\qquad "
+                      r"g(m) = \frac{\prod_{w}\big(\alpha_0 P_0(w) + n^{-S}_w\big)^{(c_w(m))}\;"
+                      r"\prod_{e}\big(\rho/2 + n^{-S}_e\big)^{(c_e(m))}}"
+                      r"{(\alpha_0 + n^{-S})^{(c(m))}\;(\rho + n^{-S})^{(c(m))}}"),
+            ("markdown", "where c_w(m) counts the block's new occurrences of w ∈ {w₁, w₂, w₁w₂} "
+                         "(m of w₁ and of w₂, |S| − m of w₁w₂), c_e(m) its utterance ends and "
+                         "non-ends, and c(m) = |S| + m its words."))
 
     def counts(self, state):
         """The running indexes in a canonical form: the lexicon as {word: (n_w, sorted starts

@@ -29,10 +29,15 @@ covers all of it.
 
 Layout (N particles; capacities grow by doubling, ``grow``):
 
-- the lexicon: an open-addressing table per particle, word type (engine.core.substrings) →
-  word slot; slots are appended in the order words are first seated;
+- the lexicon: an engine.core.hash_table per particle (a row of ``hkey``), word type
+  (engine.core.substrings) → word slot; slots are appended in the order words are first seated
+  (``find_word``, ``link_word``: the bigram particles' lexicon is alike);
 - tables: each word's tables a linked list from its slot; a closed table (rejuvenation moves
   take customers away) goes on a free stack for reuse.
+
+The kernels read the corpus as a ``ParticleCorpus`` and write what reading an utterance gives
+into a ``Reading`` (engine.models.segmentation.particle_arrays), their work arrays a
+``UnigramWork``.
 """
 from collections import namedtuple
 
@@ -40,12 +45,13 @@ import math
 
 import numpy as np
 
+from engine.core import hash_table
 from engine.core.draw import pick_largest, pick_log_weight
-from engine.core.jit import kernel
+from engine.core.hash_table import EMPTY
+from engine.core.jit import inline, kernel
+from engine.core.resampling import copy_row
 from engine.core.special import log_rising, log_sum_exp
 
-EMPTY = -1
-MIX = np.uint64(0x9E3779B97F4A7C15)
 WORDS, TABLES, CUSTOMERS, ENDS, LABEL_CHARS, FREE = range(6)  # columns of .scal
 ALPHA, PHI, RHO, N_CHARS = range(4)  # entries of params
 
@@ -76,6 +82,21 @@ class UnigramParticles(namedtuple("UnigramParticles", [
     @property
     def n(self):
         return self.scal.shape[0]
+
+
+class UnigramWork(namedtuple("UnigramWork", ["lp", "lq", "fwd", "terms", "starts", "uniforms",
+                                             "bound"])):
+    """One thread's work arrays for ``propagate`` and ``segment_frozen`` (n the longest
+    utterance, T the corpus's symbols).
+
+    lp, fwd, terms : float64[n + 1]   prefix sums of log P_c, forward sums, a position's terms
+    lq : float64[n²]                  log q of every substring of an utterance
+    starts : int64[n + 1]             a segmentation's word starts
+    uniforms : float64[n]             segment_frozen's draws for one utterance
+    bound : uint8[T]                  segment_frozen's output: 1 where a word ends
+    """
+
+    __slots__ = ()
 
 
 def new_particles(n, n_symbols, words=256, tables=256, symbols=0):
@@ -114,90 +135,109 @@ def grow(parts, more_words, more_tables):
     grown.bound[:] = parts.bound
     grown.cc[:] = parts.cc
     grown.scal[:] = parts.scal
-    reinsert(parts.hkey, parts.hslot, grown.hkey, grown.hslot)
+    hash_table.reinsert_rows(parts.hkey, parts.hslot, grown.hkey, grown.hslot)
     return grown
 
 
 # --- the lexicon: word type → word slot ---------------------------------------------------------
 @kernel
-def _first_slot(v, mask):
-    return np.int64((np.uint64(v) * MIX) >> np.uint64(24)) & mask
-
-
-@kernel
 def find_word(parts, l, v):
-    """Particle l's word slot of type v, or −1 if it has never seated v."""
-    hkey = parts.hkey
-    mask = hkey.shape[1] - 1
-    slot = _first_slot(v, mask)
-    while hkey[l, slot] != EMPTY:
-        if hkey[l, slot] == v:
-            return np.int64(parts.hslot[l, slot])
-        slot = (slot + 1) & mask
-    return np.int64(EMPTY)
+    """Particle l's word slot of type v, or −1 if it has never seated v (either model's
+    particles: their lexicons are alike).
+
+    Parameters
+    ----------
+    parts : UnigramParticles or BigramParticles
+    l, v : int
+        The particle and the type (engine.core.substrings).
+
+    Returns
+    -------
+    int64
+    """
+    slot = hash_table.find(parts.hkey[l], v)
+    return np.int64(parts.hslot[l, slot]) if slot >= 0 else np.int64(EMPTY)
 
 
 @kernel
-def _link_word(parts, l, v, w):
-    hkey = parts.hkey
-    mask = hkey.shape[1] - 1
-    slot = _first_slot(v, mask)
-    while hkey[l, slot] != EMPTY:
-        slot = (slot + 1) & mask
-    hkey[l, slot] = v
-    parts.hslot[l, slot] = w
+def link_word(parts, l, v, w):
+    """Enter type v, new to particle l, in its lexicon with word slot w (either model's).
+
+    Parameters
+    ----------
+    parts : UnigramParticles or BigramParticles
+        Mutated (hkey, hslot).
+    l, v, w : int
+    """
+    parts.hslot[l, hash_table.insert(parts.hkey[l], v)] = w
 
 
 @kernel
 def new_word(parts, l, v):
-    """Give type v a word slot in particle l (the caller checked it has none); return it."""
+    """Give type v a word slot in particle l (the caller checked it has none).
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+        Mutated.
+    l, v : int
+
+    Returns
+    -------
+    int64
+        The word slot.
+    """
     w = parts.scal[l, WORDS]
     parts.scal[l, WORDS] += 1
     parts.wtype[l, w] = v
     parts.wcust[l, w] = 0
     parts.whead[l, w] = EMPTY
-    _link_word(parts, l, v, w)
+    link_word(parts, l, v, w)
     return w
-
-
-@kernel
-def reinsert(old_key, old_value, new_key, new_value):
-    """Every entry of each particle's open-addressing table (old_key, old_value: int[N, H], key
-    −1 = empty) into its empty larger one (new_key, new_value: int[N, H′])."""
-    mask = new_key.shape[1] - 1
-    for l in range(old_key.shape[0]):
-        for h in range(old_key.shape[1]):
-            if old_key[l, h] != EMPTY:
-                slot = _first_slot(old_key[l, h], mask)
-                while new_key[l, slot] != EMPTY:
-                    slot = (slot + 1) & mask
-                new_key[l, slot] = old_key[l, h]
-                new_value[l, slot] = old_value[l, h]
 
 
 # --- the proposal Q: the model frozen at s ---------------------------------------------------------
 @kernel
 def log_ends(parts, l, params):
-    """(log P(another word follows), log P(the utterance ends)) given particle l's counts."""
+    """(log P(another word follows), log P(the utterance ends)) given particle l's counts.
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+    l : int
+    params : float64[4]
+        α, φ, ρ, |chars| (ALPHA, PHI, RHO, N_CHARS).
+
+    Returns
+    -------
+    (float, float)
+    """
     n, e, half = parts.scal[l, CUSTOMERS], parts.scal[l, ENDS], 0.5 * params[RHO]
     norm = math.log(n + params[RHO])
     return math.log(n - e + half) - norm, math.log(e + half) - norm
 
 
 @kernel
-def fill_log_q(parts, l, chars, x0, n, sub, off, params, lp, lq):
-    """log q(w) for every substring w = o[i:j] of the utterance chars[x0 : x0 + n] under
-    particle l frozen: q(w) = (c_w + α P₀(w)) / (N + α), P₀ by eqs. 3–4.
+def fill_log_q(parts, l, corpus, u, params, lp, lq):
+    """log q(w) for every substring w = o[i:j] of utterance u (n symbols) under particle l
+    frozen: q(w) = (c_w + α P₀(w)) / (N + α), P₀ by eqs. 3–4.
 
     Parameters
     ----------
-    sub : int32[…]; off : int
-        The utterance's substring types (engine.core.substrings) start at sub[off].
+    parts : UnigramParticles
+    l : int
+    corpus : ParticleCorpus
+    u : int
+    params : float64[4]
+        α, φ, ρ, |chars| (ALPHA, PHI, RHO, N_CHARS).
     lp : float64[≥ n + 1]
         Work: prefix sums of log P_c over the utterance's symbols.
     lq : float64[≥ n²]
         Output: lq[i·n + j − 1] = log q(o[i:j]).
     """
+    chars, sub = corpus.chars, corpus.sub
+    x0, off = corpus.utt_start[u], corpus.sub_off[u]
+    n = corpus.utt_start[u + 1] - x0
     cc = parts.cc
     alpha, phi = params[ALPHA], params[PHI]
     log_denom = math.log(parts.scal[l, LABEL_CHARS] + params[N_CHARS] * phi)
@@ -220,18 +260,41 @@ def fill_log_q(parts, l, chars, x0, n, sub, off, params, lp, lq):
 
 @kernel
 def _paths_into(lq, n, fwd, j, terms):
-    """terms[i] = fwd[i] + log q(o[i:j]) for i < j: the ways into a word that ends at j."""
+    """terms[i] = fwd[i] + log q(o[i:j]) for i < j: the ways into a word that ends at j.
+
+    Parameters
+    ----------
+    lq : float64[≥ n²]
+        log q of the utterance's substrings (``fill_log_q``).
+    n, j : int
+    fwd : float64[≥ j]
+    terms : float64[≥ j]
+        Output.
+    """
     for i in range(j):
         terms[i] = fwd[i] + lq[i * n + j - 1]
 
 
 @kernel
 def forward(lq, n, log_cont, log_end, fwd, terms):
-    """The forward algorithm: fwd[j] = log Σ over segmentations of o[:j] of Π q(w) × P(ends);
-    return log Q(o | s) = fwd[n].
+    """The forward algorithm: fwd[j] = log Σ over segmentations of o[:j] of Π q(w) × P(ends).
 
-    lq : float64[≥ n²] from ``fill_log_q``; fwd : float64[≥ n + 1], output; terms :
-    float64[≥ n] work.
+    Parameters
+    ----------
+    lq : float64[≥ n²]
+        From ``fill_log_q``.
+    n : int
+    log_cont, log_end : float64
+        log P(another word follows), log P(the utterance ends).
+    fwd : float64[≥ n + 1]
+        Output.
+    terms : float64[≥ n]
+        Work.
+
+    Returns
+    -------
+    float
+        log Q(o | s) = fwd[n].
     """
     fwd[0] = 0.0
     for j in range(1, n + 1):
@@ -244,8 +307,21 @@ def forward(lq, n, log_cont, log_end, fwd, terms):
 def draw_starts(lq, n, fwd, terms, uniforms, starts):
     """Backward sampling: a segmentation of the utterance drawn from Q (after ``forward``).
 
-    terms : float64[≥ n] work; uniforms : float64[≥ n], one per word at most; starts :
-    int64[≥ n], output: the words' starts left to right. Returns the number of words k.
+    Parameters
+    ----------
+    lq : float64[≥ n²]; n : int; fwd : float64[≥ n + 1]
+        As ``forward`` left them.
+    terms : float64[≥ n]
+        Work.
+    uniforms : float64[≥ n]
+        One per word at most.
+    starts : int64[≥ n]
+        Output: the words' starts left to right.
+
+    Returns
+    -------
+    int
+        The number of words k.
     """
     j, k = n, 0
     while j > 0:
@@ -260,8 +336,24 @@ def draw_starts(lq, n, fwd, terms, uniforms, starts):
 
 @kernel
 def best_starts(lq, n, log_cont, log_end, best, terms, starts):
-    """The most probable segmentation under Q (Viterbi; the DPM learner). best : float64[≥ n +
-    1], terms : float64[≥ n] work; starts : int64[≥ n] output. Returns the number of words."""
+    """The most probable segmentation under Q (Viterbi; the DPM learner).
+
+    Parameters
+    ----------
+    lq : float64[≥ n²]; n : int; log_cont, log_end : float64
+        As for ``forward``.
+    best : float64[≥ n + 1]
+        Work: the best paths' log-probabilities.
+    terms : float64[≥ n]
+        Work.
+    starts : int64[≥ n]
+        Output: the words' starts left to right.
+
+    Returns
+    -------
+    int
+        The number of words.
+    """
     best[0] = 0.0
     for j in range(1, n + 1):
         _paths_into(lq, n, best, j, terms)
@@ -279,10 +371,25 @@ def best_starts(lq, n, log_cont, log_end, best, terms, starts):
 
 # --- the target P: adding words one by one ------------------------------------------------------
 @kernel
-def _log_base_counting(parts, l, chars, x, m, params):
+def log_base_counting(parts, l, chars, x, m, params):
     """log P₀ of the word chars[x : x + m] as the exact Dirichlet-multinomial predictive given
     particle l's label symbols (each symbol counted before the next is scored); the word's
-    symbols are left counted (``_uncount`` takes them back)."""
+    symbols are left counted (``uncount`` takes them back). Either model's particles.
+
+    Parameters
+    ----------
+    parts : UnigramParticles or BigramParticles
+        Mutated (cc).
+    l : int
+    chars : int32[T]
+    x, m : int
+    params : float64[≥ 4]
+        φ at PHI, |chars| at N_CHARS.
+
+    Returns
+    -------
+    float
+    """
     cc = parts.cc
     phi = params[PHI]
     denom = parts.scal[l, LABEL_CHARS] + params[N_CHARS] * phi
@@ -295,15 +402,37 @@ def _log_base_counting(parts, l, chars, x, m, params):
 
 
 @kernel
-def _uncount(parts, l, chars, x, m):
+def uncount(parts, l, chars, x, m):
+    """Take the symbols chars[x : x + m] out of particle l's label counts (either model's).
+
+    Parameters
+    ----------
+    parts : UnigramParticles or BigramParticles
+        Mutated (cc).
+    l : int
+    chars : int32[T]
+    x, m : int
+    """
     for i in range(m):
         parts.cc[l, chars[x + i]] -= 1
 
 
 @kernel
-def _pick_table(parts, l, w, target, largest):
+def pick_table(parts, l, w, target, largest):
     """The table of word slot w where ``target`` (in [0, c_w)) falls when its tables are laid
-    end to end by size; with ``largest``, the largest table instead."""
+    end to end by size; with ``largest``, the largest table instead.
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+    l, w : int
+    target : float64
+    largest : bool
+
+    Returns
+    -------
+    int
+    """
     t = parts.whead[l, w]
     chosen, size = t, -1
     while t != EMPTY:
@@ -321,13 +450,36 @@ def _pick_table(parts, l, w, target, largest):
 
 @kernel
 def _largest_table(parts, l, w):
-    return parts.tsize[l, _pick_table(parts, l, w, 0.0, True)] if w >= 0 else 0
+    """The customers at word slot w's largest table (0 for w = −1).
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+    l, w : int
+
+    Returns
+    -------
+    int
+    """
+    return parts.tsize[l, pick_table(parts, l, w, 0.0, True)] if w >= 0 else 0
 
 
 @kernel
 def open_table(parts, l, w, m):
     """A new table of one customer for word slot w, whose label (m symbols) the caller has
-    counted in cc; a closed table's id is reused. Returns the table."""
+    counted in cc; a closed table's id is reused.
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+        Mutated.
+    l, w, m : int
+
+    Returns
+    -------
+    int64
+        The table.
+    """
     scal = parts.scal
     if scal[l, FREE] > 0:
         scal[l, FREE] -= 1
@@ -347,16 +499,32 @@ def open_table(parts, l, w, m):
 def seat_word(parts, l, v, chars, x, m, last, params, u, greedy):
     """Add a token of the word chars[x : x + m] (type v) and its utterance-end choice (``last``:
     it ends its utterance) to particle l, its table drawn from its exact conditional with the
-    uniform u (``greedy``: its most probable table). Mutates the particle.
+    uniform u (``greedy``: its most probable table).
 
-    Returns (log P(word, end | s), the table, whether it opened the table).
+    Parameters
+    ----------
+    parts : UnigramParticles
+        Mutated.
+    l, v : int
+    chars : int32[T]
+    x, m : int
+    last : bool
+    params : float64[4]
+        α, φ, ρ, |chars| (ALPHA, PHI, RHO, N_CHARS).
+    u : float64
+    greedy : bool
+
+    Returns
+    -------
+    (float, int, bool)
+        log P(word, end | s), the table, whether it opened the table.
     """
     alpha, half = params[ALPHA], 0.5 * params[RHO]
     scal = parts.scal
     w = find_word(parts, l, v)
     c = parts.wcust[l, w] if w >= 0 else 0
     n_cust, ends = scal[l, CUSTOMERS], scal[l, ENDS]
-    new_table_weight = alpha * math.exp(_log_base_counting(parts, l, chars, x, m, params))
+    new_table_weight = alpha * math.exp(log_base_counting(parts, l, chars, x, m, params))
     log_p = math.log((c + new_table_weight) / (n_cust + alpha))
     log_p += math.log(((ends if last else n_cust - ends) + half) / (n_cust + 2 * half))
     if greedy:
@@ -368,8 +536,8 @@ def seat_word(parts, l, v, chars, x, m, last, params, u, greedy):
             w = new_word(parts, l, v)
         t = open_table(parts, l, w, m)
     else:
-        _uncount(parts, l, chars, x, m)
-        t = np.int64(_pick_table(parts, l, w, u * (c + new_table_weight), greedy))
+        uncount(parts, l, chars, x, m)
+        t = np.int64(pick_table(parts, l, w, u * (c + new_table_weight), greedy))
         parts.tsize[l, t] += 1
     parts.wcust[l, w] += 1
     scal[l, CUSTOMERS] += 1
@@ -380,8 +548,23 @@ def seat_word(parts, l, v, chars, x, m, last, params, u, greedy):
 @kernel
 def unseat_word(parts, l, v, chars, x, m, last, t):
     """Take a token of the word chars[x : x + m] (type v) and its end choice away from table t
-    of particle l; a table left empty closes (its label's symbols uncounted). Returns whether
-    it closed."""
+    of particle l; a table left empty closes (its label's symbols uncounted).
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+        Mutated.
+    l, v : int
+    chars : int32[T]
+    x, m : int
+    last : bool
+    t : int
+
+    Returns
+    -------
+    bool
+        Whether the table closed.
+    """
     w = find_word(parts, l, v)
     parts.tsize[l, t] -= 1
     parts.wcust[l, w] -= 1
@@ -398,104 +581,165 @@ def unseat_word(parts, l, v, chars, x, m, last, t):
         parts.tnext[l, before] = parts.tnext[l, t]
     parts.tfree[l, parts.scal[l, FREE]] = t
     parts.scal[l, FREE] += 1
-    _uncount(parts, l, chars, x, m)
+    uncount(parts, l, chars, x, m)
     parts.cc[l, parts.cc.shape[1] - 1] -= 1
     parts.scal[l, LABEL_CHARS] -= m + 1
     return True
 
 
 @kernel
-def add_words(parts, l, chars, x0, n, sub, off, starts, k, params, uniforms, greedy):
-    """Seat the words of a segmentation of the utterance chars[x0 : x0 + n] (``starts``, k
-    words) in particle l, in order, each from its exact conditional given everything before it
-    (``greedy``: at its most probable table, the DPM learner). Mutates the particle.
+def add_words(parts, l, corpus, u, starts, k, params, uniforms, greedy):
+    """Seat the words of a segmentation of utterance u (``starts``, k words) in particle l, in
+    order, each from its exact conditional given everything before it (``greedy``: at its most
+    probable table, the DPM learner).
 
-    uniforms : float64[≥ k], one per word. Returns log P(words, ends | s): the words'
-    sequential predictive probabilities (summed over tables) and their utterance-end choices.
+    Parameters
+    ----------
+    parts : UnigramParticles
+        Mutated.
+    l : int
+    corpus : ParticleCorpus
+    u : int
+    starts : int64[≥ k]
+    k : int
+    params : float64[4]
+        α, φ, ρ, |chars| (ALPHA, PHI, RHO, N_CHARS).
+    uniforms : float64[≥ k]
+        One per word.
+    greedy : bool
+
+    Returns
+    -------
+    float
+        log P(words, ends | s): the words' sequential predictive probabilities (summed over
+        tables) and their utterance-end choices.
     """
+    x0, off = corpus.utt_start[u], corpus.sub_off[u]
+    n = corpus.utt_start[u + 1] - x0
     log_p = 0.0
     for a in range(k):
         i = starts[a]
         j = starts[a + 1] if a + 1 < k else n
-        term, _, _ = seat_word(parts, l, sub[off + i * n + j - 1], chars, x0 + i, j - i,
-                               a == k - 1, params, uniforms[a], greedy)
+        term, _, _ = seat_word(parts, l, corpus.sub[off + i * n + j - 1], corpus.chars, x0 + i,
+                               j - i, a == k - 1, params, uniforms[a], greedy)
         log_p += term
     return log_p
 
 
 @kernel
-def propagate(parts, lo, hi, chars, x0, n, sub, off, params, uniforms, greedy, lp, lq, fwd,
-              terms, starts, log_inc, log_qo, bounds):
-    """Particles lo … hi − 1 read the utterance chars[x0 : x0 + n]: each draws a segmentation
-    from Q (``greedy``: takes the most probable one), seats it, and gets its weight's factor.
-    Mutates the particles.
+def propagate(parts, lo, hi, corpus, u, params, uniforms, greedy, work, out):
+    """Particles lo … hi − 1 read utterance u (n symbols): each draws a segmentation from Q
+    (``greedy``: takes the most probable one), seats it, and gets its weight's factor.
 
     Parameters
     ----------
+    parts : UnigramParticles
+        Mutated.
+    lo, hi : int
+    corpus : ParticleCorpus
+    u : int
+    params : float64[4]
+        α, φ, ρ, |chars| (ALPHA, PHI, RHO, N_CHARS).
     uniforms : float64[N, ≥ 2n]
         Particle l's draws: n for the segmentation, n for the seating.
-    lp, fwd, terms : float64[≥ n + 1]; lq : float64[≥ n²]; starts : int64[≥ n + 1]
-        Work buffers (one set per concurrent call).
-    log_inc : float64[N]
-        Output: log P(words, ends | s) − log Q(words | s, o), eq. 10's factor.
-    log_qo : float64[N]
-        Output: log Q(o | s), the forward algorithm's sum.
-    bounds : uint8[N, ≥ n]
-        Output: 1 where a word of the drawn segmentation ends.
+    greedy : bool
+    work : UnigramWork
+        One thread's work arrays.
+    out : Reading
+        Output at rows lo … hi − 1: eq. 10's factor log P(words, ends | s) − log Q(words | s,
+        o), log Q(o | s) (the forward algorithm's sum) and the drawn segmentation.
     """
     for l in range(lo, hi):
-        log_cont, log_end = log_ends(parts, l, params)
-        fill_log_q(parts, l, chars, x0, n, sub, off, params, lp, lq)
-        log_z = forward(lq, n, log_cont, log_end, fwd, terms)
-        if greedy:
-            k = best_starts(lq, n, log_cont, log_end, lp, terms, starts)
-        else:
-            k = draw_starts(lq, n, fwd, terms, uniforms[l, :n], starts)
-        log_q_words = (k - 1) * log_cont + log_end
-        for a in range(n):
-            bounds[l, a] = 0
-        for a in range(k):
-            j = starts[a + 1] if a + 1 < k else n
-            log_q_words += lq[starts[a] * n + j - 1]
-            bounds[l, j - 1] = 1
-        log_p = add_words(parts, l, chars, x0, n, sub, off, starts, k, params,
-                          uniforms[l, n:], greedy)
-        log_inc[l] = log_p - log_q_words + log_z
-        log_qo[l] = log_z
+        out.log_inc[l], out.log_qo[l] = read_utterance(parts, l, corpus, u, params, uniforms[l],
+                                                       greedy, work, out.bounds[l])
+
+
+@inline  # per particle: a call would pass every array of the particles, corpus and work
+def read_utterance(parts, l, corpus, u, params, uniforms, greedy, work, bounds):
+    """Particle l reads utterance u (n symbols): ``propagate`` for one particle.
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+        Mutated.
+    l, u : int
+        The particle and the utterance.
+    corpus : ParticleCorpus
+    params : float64[4]
+    uniforms : float64[≥ 2n]
+        n draws for the segmentation, n for the seating.
+    greedy : bool
+    work : UnigramWork
+    bounds : uint8[≥ n]
+        Output: 1 where a word of the drawn segmentation ends.
+
+    Returns
+    -------
+    (float, float)
+        Eq. 10's factor and log Q(o | s).
+    """
+    lp, lq, fwd, terms, starts = work.lp, work.lq, work.fwd, work.terms, work.starts
+    n = corpus.utt_start[u + 1] - corpus.utt_start[u]
+    log_cont, log_end = log_ends(parts, l, params)
+    fill_log_q(parts, l, corpus, u, params, lp, lq)
+    log_z = forward(lq, n, log_cont, log_end, fwd, terms)
+    if greedy:
+        k = best_starts(lq, n, log_cont, log_end, lp, terms, starts)
+    else:
+        k = draw_starts(lq, n, fwd, terms, uniforms[:n], starts)
+    log_q_words = (k - 1) * log_cont + log_end
+    for a in range(n):
+        bounds[a] = 0
+    for a in range(k):
+        j = starts[a + 1] if a + 1 < k else n
+        log_q_words += lq[starts[a] * n + j - 1]
+        bounds[j - 1] = 1
+    log_p = add_words(parts, l, corpus, u, starts, k, params, uniforms[n:], greedy)
+    return log_p - log_q_words + log_z, log_z
 
 
 @kernel
-def segment_frozen(rng, parts, l, chars, utt_start, sub, sub_off, params, lp, lq, fwd, terms,
-                   starts, uniforms, bound):
+def segment_frozen(rng, parts, l, corpus, params, work):
     """§6.1's evaluation: particle l frozen, a segmentation of every utterance drawn from Q.
 
-    uniforms : float64[≥ longest utterance] work; bound : uint8[T] output, 1 where a word ends.
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    parts : UnigramParticles
+    l : int
+    corpus : ParticleCorpus
+    params : float64[4]
+    work : UnigramWork
+        Work arrays; the segmentation is written to work.bound (uint8[T], 1 where a word
+        ends).
     """
+    utt_start, uniforms, bound = corpus.utt_start, work.uniforms, work.bound
     log_cont, log_end = log_ends(parts, l, params)
     for u in range(utt_start.shape[0] - 1):
         x0 = utt_start[u]
         n = utt_start[u + 1] - x0
-        fill_log_q(parts, l, chars, x0, n, sub, sub_off[u], params, lp, lq)
-        forward(lq, n, log_cont, log_end, fwd, terms)
+        fill_log_q(parts, l, corpus, u, params, work.lp, work.lq)
+        forward(work.lq, n, log_cont, log_end, work.fwd, work.terms)
         for a in range(n):
             uniforms[a] = rng.random()
             bound[x0 + a] = 0
-        k = draw_starts(lq, n, fwd, terms, uniforms, starts)
+        k = draw_starts(work.lq, n, work.fwd, work.terms, uniforms, work.starts)
         for a in range(k):
-            bound[x0 + (starts[a + 1] if a + 1 < k else n) - 1] = 1
-
-
-@kernel
-def copy_row(array, a, b, used):
-    """array[b, :used] = array[a, :used] (a particle's row, in a pooled array)."""
-    for x in range(used):
-        array[b, x] = array[a, x]
+            bound[x0 + (work.starts[a + 1] if a + 1 < k else n) - 1] = 1
 
 
 @kernel
 def copy_particles(parts, sources, targets, read):
-    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source); of
-    the segmentations, the first ``read`` symbols."""
+    """Particle targets[i] becomes a copy of particle sources[i] (no target is a source).
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+        Mutated.
+    sources, targets : int64[k]
+    read : int
+        The symbols read: how much of each segmentation (parts.bound) to copy.
+    """
     for i in range(sources.shape[0]):
         a, b = sources[i], targets[i]
         words, tables = parts.scal[a, WORDS], parts.scal[a, TABLES]
@@ -513,8 +757,17 @@ def copy_particles(parts, sources, targets, read):
 
 @kernel
 def log_joint(parts, params, out):
-    """out[l] = log P(s_l), each particle's state (segmentation and seating) as in the module's
-    doc, from its counts."""
+    """log P(s_l), each particle's state (segmentation and seating) as in the module's doc,
+    from its counts.
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+    params : float64[4]
+        α, φ, ρ, |chars| (ALPHA, PHI, RHO, N_CHARS).
+    out : float64[N]
+        Output.
+    """
     alpha, phi, half = params[ALPHA], params[PHI], 0.5 * params[RHO]
     symbols = params[N_CHARS]
     for l in range(parts.scal.shape[0]):
@@ -532,11 +785,30 @@ def log_joint(parts, params, out):
 
 
 @kernel
-def seat_segmentation(parts, l, chars, utt_start, sub, sub_off, params, bound, uniforms, starts):
-    """Particle l reads every utterance with the segmentation ``bound`` (uint8[T], 1 where a
-    word ends) instead of drawing one, each word seated from its exact conditional; the start
-    of a batch chain on this model. uniforms : float64[≥ T] (one per word); starts : int64[≥
-    longest utterance] work. Returns log P(words, ends) of the sequence."""
+def seat_segmentation(parts, l, corpus, params, bound, uniforms, starts):
+    """Particle l reads every utterance with the segmentation ``bound`` instead of drawing one,
+    each word seated from its exact conditional; the start of a batch chain on this model.
+
+    Parameters
+    ----------
+    parts : UnigramParticles
+        Mutated (particle l's restaurant and its row of parts.bound).
+    l : int
+    corpus : ParticleCorpus
+    params : float64[4]
+    bound : uint8[T]
+        1 where a word ends.
+    uniforms : float64[≥ T]
+        One per word.
+    starts : int64[≥ longest utterance]
+        Work.
+
+    Returns
+    -------
+    float
+        log P(words, ends) of the sequence.
+    """
+    utt_start = corpus.utt_start
     log_p, drawn = 0.0, 0
     for u in range(utt_start.shape[0] - 1):
         x0 = utt_start[u]
@@ -546,8 +818,7 @@ def seat_segmentation(parts, l, chars, utt_start, sub, sub_off, params, bound, u
             if i == 0 or bound[x0 + i - 1] == 1:
                 starts[k] = i
                 k += 1
-        log_p += add_words(parts, l, chars, x0, n, sub, sub_off[u], starts, k, params,
-                           uniforms[drawn:], False)
+        log_p += add_words(parts, l, corpus, u, starts, k, params, uniforms[drawn:], False)
         drawn += k
         for i in range(n):
             parts.bound[l, x0 + i] = bound[x0 + i]

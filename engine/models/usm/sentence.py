@@ -19,9 +19,10 @@ from engine.core.draw import draw_log_weights, draw_weights
 from engine.core.jit import kernel
 from engine.core.special import log_sum_exp
 from engine.kernels import interface, sentence
-from engine.models.usm.kernels import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, RHO, WORDS, add_word,
-                                count_of, file_boundary, implements, inline, is_boundary,
-                                log_word_weight, remove_word, unfile_boundary, word_start)
+from engine.models.usm.kernels import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, RHO, WORDS,
+                                       add_word, count_of, file_boundary, implements, inline,
+                                       is_boundary, log_word_weight, remove_word, unfile_boundary,
+                                       word_start)
 
 # the chain rule's running product is folded into its log once it falls below this: one word's
 # probability is ≥ ~1e-150 on the linear path, so the product stays a normal number
@@ -31,7 +32,16 @@ FOLD_BELOW = 1e-100
 @inline
 def end_factors(state):
     """(K for a word inside the utterance, K for its last word) from the counts now in the
-    state: (c + ρ/2) / ((N + α₀)(N + ρ)) with c = N − E, E."""
+    state: (c + ρ/2) / ((N + α₀)(N + ρ)) with c = N − E, E.
+
+    Parameters
+    ----------
+    state : UsmState
+
+    Returns
+    -------
+    (float64, float64)
+    """
     alpha0, rho = state.params[ALPHA0], state.params[RHO]
     n, ends = state.counts[WORDS], state.counts[ENDS]
     shared = 1.0 / ((n + alpha0) * (n + rho))
@@ -41,7 +51,18 @@ def end_factors(state):
 @inline
 def times_predictive(state, x, e, k_word, prod, log_total):
     """The running (prod, log_total) of a chain of predictive probabilities times
-    q(chars[x:e]) = (n_w + α₀P₀(w)) · k_word, with n_w from the state."""
+    q(chars[x:e]) = (n_w + α₀P₀(w)) · k_word, with n_w from the state.
+
+    Parameters
+    ----------
+    state : UsmState
+    x, e : int
+    k_word, prod, log_total : float64
+
+    Returns
+    -------
+    (float64, float64)
+    """
     length = e - x
     n_w = count_of(state, x, e)
     if n_w == 0 and length > state.counts[LINEAR]:
@@ -57,7 +78,20 @@ def times_predictive(state, x, e, k_word, prod, log_total):
 
 @implements(interface.sentence_remove)
 def _sentence_remove(rng, state, u):
-    # words are removed last to first, so the terms are the chain rule's in corpus order
+    """interface.sentence_remove: words are removed last to first, so the terms are the chain
+    rule's in corpus order.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : UsmState
+        Mutated.
+    u : int
+
+    Returns
+    -------
+    float
+    """
     first, e = state.utt_start[u], state.utt_start[u + 1]
     prod, log_total = 1.0, 0.0
     while e > first:
@@ -72,11 +106,35 @@ def _sentence_remove(rng, state, u):
 
 @implements(interface.sentence_restore)
 def _sentence_restore(rng, state, u, values):
+    """interface.sentence_restore by re-adding (sentence.restore_by_readding).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : UsmState
+        Mutated.
+    u : int
+    values : int64[≥ the utterance's sites]
+    """
     sentence.restore_by_readding(rng, state, u, values)
 
 
 @implements(interface.sentence_add)
 def _sentence_add(rng, state, u, values):
+    """interface.sentence_add: the boundaries set, then the words counted left to right.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : UsmState
+        Mutated.
+    u : int
+    values : int64[≥ the utterance's sites]
+
+    Returns
+    -------
+    float
+    """
     first, last = state.utt_start[u], state.utt_start[u + 1] - 1
     set_utterance_bounds(state, first, last, values)
     prod, log_total = 1.0, 0.0
@@ -94,7 +152,15 @@ def _sentence_add(rng, state, u, values):
 @kernel
 def set_utterance_bounds(state, first, last, values):
     """bound[first + i] = values[i] for the utterance's sites first … last − 1, moving its
-    boundaries in the boundary index (when anything changes: a proposal often keeps them)."""
+    boundaries in the boundary index (when anything changes: a proposal often keeps them).
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    first, last : int
+    values : int64[≥ last − first]
+    """
     same = True
     for i in range(last - first):
         same = same and state.bound[first + i] == values[i]
@@ -112,6 +178,16 @@ def set_utterance_bounds(state, first, last, values):
 
 @implements(interface.sentence_work_size)
 def _sentence_work_size(state):
+    """interface.sentence_work_size: 2 (L + 1), L the longest utterance.
+
+    Parameters
+    ----------
+    state : UsmState
+
+    Returns
+    -------
+    int
+    """
     longest = 0
     for u in range(state.utt_start.shape[0] - 1):
         longest = max(longest, state.utt_start[u + 1] - state.utt_start[u])
@@ -121,7 +197,19 @@ def _sentence_work_size(state):
 @inline
 def segmentation_log_q(state, first, length, inv_temp, values):
     """inv_temp · log q of the segmentation ``values`` of the utterance at first (a boundary
-    after symbol first + i when values[i] = 1), the counts held fixed."""
+    after symbol first + i when values[i] = 1), the counts held fixed.
+
+    Parameters
+    ----------
+    state : UsmState
+    first, length : int
+    inv_temp : float64
+    values : int64[≥ length − 1]
+
+    Returns
+    -------
+    float64
+    """
     k_word, k_last = end_factors(state)
     prod, log_total = 1.0, 0.0
     x = 0
@@ -138,7 +226,20 @@ def segmentation_log_q(state, first, length, inv_temp, values):
 def word_weights(state, first, j, linear, inv_temp, k, forward, weights):
     """weights[i] for i < j: the forward algorithm's terms for a word chars[first+i : first+j]
     ending at j, forward[i] · (n_w + α₀P₀(w)) (linear), or forward[i] + inv_temp · log of it
-    (log space); k is the words' shared factor K, or its inv_temp · log."""
+    (log space).
+
+    Parameters
+    ----------
+    state : UsmState
+    first, j : int
+    linear : bool
+    inv_temp : float64
+    k : float64
+        The words' shared factor K, or its inv_temp · log.
+    forward : float64[≥ j]
+    weights : float64[≥ j]
+        Output.
+    """
     for i in range(j):
         n_w = count_of(state, first + i, first + j)
         if linear:
@@ -149,6 +250,25 @@ def word_weights(state, first, j, linear, inv_temp, k, forward, weights):
 
 @implements(interface.sentence_proposal)
 def _sentence_proposal(rng, state, u, inv_temp, old, new, work):
+    """interface.sentence_proposal: the forward algorithm over the utterance's segmentations,
+    then backward sampling; the work is forward[L + 1] | weights[L + 1].
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : UsmState
+    u : int
+    inv_temp : float64
+    old : int64[≥ L − 1]
+    new : int64[≥ L − 1]
+        Output.
+    work : float64[sentence_work_size(state)]
+
+    Returns
+    -------
+    (float, float)
+        log q(new), log q(old).
+    """
     first = state.utt_start[u]
     length = state.utt_start[u + 1] - first
     forward, weights = work[:length + 1], work[length + 1:]

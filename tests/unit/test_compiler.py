@@ -1,0 +1,154 @@
+"""The background compiler (engine.live.compiler): its jobs cover every kernel, a model's shared
+kernels come first and alone, the page opened first is compiled first and a later request moves
+its models forward, progress is recorded, and a page's ``warm_engine`` returns only once its
+models' kernels load from the cache the background processes filled."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import samplers
+from engine.live.compiler import Job, JobQueue, jobs_of, model_jobs, status
+from engine.models import registry
+from engine.models.protocol import Lesson
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cold_environment(cache_root):
+    """The environment of a process with an empty compile cache of its own."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "TYPEBLOCKS_ENGINE_DIGEST")}
+    return {**env, "TYPEBLOCKS_CACHE_ROOT": str(cache_root), "PYTHONPATH": str(ROOT)}
+
+
+def jobs_reported(stderr, count):
+    """The first ``count`` jobs a compiler reports on ``stderr``: "what ready" or "what FAILED"
+    (other lines, such as warnings, skipped)."""
+    said = []
+    for line in stderr:
+        for outcome in (" ready in ", " FAILED: "):
+            if outcome in line:
+                said.append(line.strip().split(outcome)[0] + " " + outcome.split()[0].strip(":"))
+        if len(said) == count:
+            return said
+    return said
+
+
+def progress_record(cache_root):
+    [path] = Path(cache_root).glob("*/compile-progress.json")
+    return json.loads(path.read_text())
+
+
+def test_every_sampler_population_and_lesson_has_a_job_after_the_shared_one():
+    for name, model_class in registry.models().items():
+        jobs = model_jobs(model_class)
+        assert jobs[0] == Job(name, "shared")
+        grouped = [s for job in jobs if job.kind == "samplers" for s in job.samplers]
+        assert sorted(grouped) == sorted(model_class.samplers)
+        for job in jobs:  # a group shares its kernels: its samplers call the same functions
+            assert len({samplers.entry(s).needs for s in job.samplers}) <= 1
+        assert (Job(name, "population", tuple(model_class.populations)) in jobs) == \
+            bool(model_class.populations)
+        assert (Job(name, "lesson") in jobs) == (Lesson in model_class.roles)
+
+
+def test_a_model_s_shared_job_runs_alone_before_its_others():
+    queue = JobQueue(jobs_of(["toy", "hmm"]))
+    first, second = queue.take(), queue.take()
+    assert first == Job("toy", "shared")
+    assert second == Job("hmm", "shared")  # toy's samplers wait: the second worker moves on
+    assert queue.take() is None  # every other job waits for its model's shared kernels
+    queue.finish(first)
+    assert queue.take().model == "toy"
+
+
+def test_while_a_page_waits_for_a_model_no_other_model_s_job_starts():
+    queue = JobQueue(jobs_of(["toy", "hmm"]), wanted=["hmm"])
+    shared = queue.take()
+    assert shared == Job("hmm", "shared")
+    assert queue.take() is None  # the toy's shared job could outlast the HMM's
+    queue.finish(shared)
+    hmm = [queue.take() for _ in model_jobs(registry.get("hmm"))[1:]]
+    assert {job.model for job in hmm} == {"hmm"}
+    assert queue.take() == Job("toy", "shared")  # none of the HMM's left to start
+
+
+def test_a_request_moves_the_models_pending_jobs_forward_in_its_order():
+    queue = JobQueue(jobs_of(["toy", "usm", "hmm"]))
+    running = queue.take()
+    queue.prioritise(["hmm", "usm"])
+    assert running == Job("toy", "shared")  # a running job is not stopped
+    order = [job.model for job in queue.pending]
+    assert order == sorted(order, key=["hmm", "usm", "toy"].index)
+    queue.finish(running)
+    assert queue.take() == Job("hmm", "shared")
+    assert queue.take() == Job("usm", "shared")  # the HMM's others wait: the next wanted model
+    assert queue.take() is None
+
+
+def test_status_counts_a_model_s_jobs_done_failed_and_running():
+    toy = [job.key for job in model_jobs(registry.get("toy"))]
+    record = {"done": {toy[0]: 1.0, "usm:shared": 2.0}, "failed": {toy[1]: "TypingError: …"},
+              "running": [toy[2]]}
+    now = status(["toy"], record)
+    assert (now.done, now.total, list(now.failed)) == (1, len(toy), [toy[1]])
+    assert now.running == [model_jobs(registry.get("toy"))[2].describe()]
+    assert not now.finished
+
+
+def test_the_page_opened_first_compiles_first_and_a_request_comes_next(tmp_path):
+    """A cold compiler, one worker, started for the toy, asked at once for the HMM: the toy's
+    shared job (started before the request was read) then the HMM's, not the toy's samplers."""
+    compiler = subprocess.Popen(
+        [sys.executable, "-m", "engine.live.compiler", "--workers", "1", "toy"], cwd=ROOT,
+        env=cold_environment(tmp_path), stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        compiler.stdin.write("hmm\n")
+        compiler.stdin.flush()
+        said = jobs_reported(compiler.stderr, 2)
+    finally:
+        compiler.stdin.close()  # its input closed: it stops, its workers too
+        compiler.wait(timeout=60)
+    assert said == ["toy shared kernels ready", "hmm shared kernels ready"]
+    record = progress_record(tmp_path)
+    assert list(record["done"])[:2] == ["toy:shared", "hmm:shared"]
+    assert record["running"] == [] and record["failed"] == {}
+
+
+PAGE = """
+from ui.warmup import warm_engine
+from engine.models.toy.model import ToyModel
+warm_engine([ToyModel])
+"""
+WATCH_PAGE = f"""
+import json
+from numba.core import event
+from streamlit.testing.v1 import AppTest
+from engine.live.compiler import status
+
+compiled = []
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Compiles())
+page = AppTest.from_string({PAGE!r}, default_timeout=600).run()
+toy = status(["toy"])
+print(json.dumps({{"errors": [e.value for e in page.exception], "compiled_here": compiled,
+                  "done": toy.done, "total": toy.total}}))
+"""
+
+
+def test_a_page_returns_once_its_kernels_load_from_the_background_s_cache(tmp_path):
+    """On an empty cache, a page that uses the toy waits for the background compiler, then
+    loads every toy kernel without compiling one in the server process."""
+    out = subprocess.run([sys.executable, "-c", WATCH_PAGE], cwd=ROOT, capture_output=True,
+                         text=True, env=cold_environment(tmp_path), timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen["errors"] == []
+    assert seen["done"] == seen["total"] == len(model_jobs(registry.get("toy")))
+    assert seen["compiled_here"] == []
