@@ -1,3 +1,3 @@
-"""Corpora: loaders for the supported formats (``segmented``), generators of synthetic corpora
-with a known segmentation (``synthetic``) and small corpora written for this project
-(``builtin``)."""
+"""Corpora: one module per kind of data (``segmented``, ``tagged``), each with its readers and
+registered in ``kinds``; generators of synthetic corpora with a known truth (``synthetic``) and
+small corpora written for this project (``builtin``)."""

@@ -3,18 +3,23 @@
 Symbols are single characters (a phonemic transcription such as the Brent corpus's uses one
 character per phoneme). Blank lines are skipped and counted; anything else that cannot be read
 is refused with a `CorpusError` naming the line.
+
+This module is the segmentation kind of data (``SEGMENTATION``, datasets.kinds): its reader, its
+built-in corpus and how its utterances are measured.
 """
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from datasets import kinds
 from datasets.errors import CorpusError
 from datasets.text import decode, read_bytes
 
 MAX_UTTERANCE = 2000  # symbols; a longer line is almost surely a paragraph, not one utterance
+NURSERY = Path(__file__).resolve().parent / "builtin" / "nursery.txt"
 
 
 @dataclass(frozen=True)
@@ -186,3 +191,25 @@ def gold_boundaries(utterances: Iterable[Sequence[str]]) -> np.ndarray:
     bound = np.zeros(sum(lengths), dtype=np.uint8)
     bound[np.cumsum(lengths, dtype=np.int64) - 1] = 1
     return bound
+
+
+def builtin_corpus() -> SegmentedCorpus:
+    """The built-in word-segmentation corpus, "Built-in: nursery talk".
+
+    Short utterances a caregiver might say to a toddler, in plain lowercase English spelling
+    (one letter = one symbol), written for this project.
+
+    Returns
+    -------
+    SegmentedCorpus
+    """
+    return replace(load_segmented(NURSERY), name="Built-in: nursery talk")
+
+
+# utterances of one-character symbols, the gold words separated by spaces
+SEGMENTATION = kinds.register(kinds.Kind(
+    name="segmentation", label="segmented text", unit="utterances", builtin=builtin_corpus,
+    read=read_segmented,
+    formats={"plain": "plain segmented text: one utterance per line, words separated by spaces"},
+    suffixes=("txt",),
+    unit_sizes=lambda corpus: np.array([len(text) for text in corpus.texts], dtype=np.int64)))

@@ -3,12 +3,18 @@
 Three formats are read: CoNLL-U (as the Universal Dependencies treebanks are distributed),
 ``word/TAG`` tokens with one sentence per line, and ``word TAG`` with one token per line.
 Anything that cannot be read is refused with a `CorpusError` naming the line.
+
+This module is the tagging kind of data (``TAGGING``, datasets.kinds): its readers (the format
+told from the text when asked), its built-in corpus and how its sentences are measured.
 """
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
+from datasets import kinds
 from datasets.errors import CorpusError
 from datasets.text import decode, read_bytes
 
@@ -18,6 +24,7 @@ CONLLU_FIELDS = 10
 # A CoNLL-U ID is a word index "3", a multiword-token range "1-2" or an empty node "8.1".
 _TOKEN_ID = re.compile(r"[1-9][0-9]*")
 _SKIPPED_ID = re.compile(r"[1-9][0-9]*-[1-9][0-9]*|[0-9]+\.[1-9][0-9]*")
+SIMPLE_SENTENCES = Path(__file__).resolve().parent / "builtin" / "tagged.txt"
 
 
 @dataclass(frozen=True)
@@ -360,3 +367,30 @@ def format_wordtag(sentences: Iterable[Sequence[str]], tags: Iterable[Sequence[s
         raise ValueError("tags must have one tag per word of every sentence")
     return "".join(" ".join(f"{word}/{tag}" for word, tag in zip(words, labels)) + "\n"
                    for words, labels in zip(sentences, tags))
+
+
+def tagged_builtin() -> TaggedCorpus:
+    """The built-in part-of-speech corpus, "Built-in: simple sentences".
+
+    Short, simple English sentences in the ``word/TAG`` format, tagged with the Universal
+    Dependencies part-of-speech tags (UPOS), written for this project. Frequent function words
+    recur often, and some words carry more than one tag ("run" as NOUN and VERB; "that" as
+    DET, PRON and SCONJ; "like" as VERB and ADP), so a tagger has ambiguity to resolve.
+
+    Returns
+    -------
+    TaggedCorpus
+    """
+    return replace(load_tagged(SIMPLE_SENTENCES, format="wordtag"),
+                   name="Built-in: simple sentences")
+
+
+# sentences of words, each with its gold tag
+TAGGING = kinds.register(kinds.Kind(
+    name="tagging", label="tagged text", unit="sentences", builtin=tagged_builtin,
+    read=read_tagged,
+    formats={AUTO: "told from the text (CoNLL-U keeps UPOS)", "conllu": "CoNLL-U (UPOS)",
+             "conllu-xpos": "CoNLL-U (XPOS)", "wordtag": "word/TAG tokens, a sentence per line",
+             "wordtag-lines": "word TAG per line, blank line between sentences"},
+    suffixes=("conllu", "txt", "tsv"),
+    unit_sizes=lambda corpus: np.array([len(s) for s in corpus.sentences], dtype=np.int64)))

@@ -2,27 +2,24 @@
 Bayesian HMM side by side from the same start, and their Figures 2–5 on a grid of (α, α′).
 
 Widgets and plots only; every number comes from engine.run (the estimators are registered
-samplers) and engine.experiments.gao_johnson.
+samplers) and engine.experiments.gao_johnson; the model's settings are its options (ui/models).
 """
 import pandas as pd
 import streamlit as st
 
 from engine.experiments import gao_johnson
-from engine.models.hmm.kernels import DECODINGS
 from engine.models.hmm.model import HmmModel
 from ui import charts, gj_figures, playback, race_page
-from ui.corpus_choice import (TAGGED_SETTINGS, UPLOAD_NOTE, choose_tagged_corpus,
-                              tagged_builtin_corpus)
-from ui.entry import through_app
+from ui.kinds.registry import picker_of
+from ui.models import ModelOptions, build_model
+from ui.page import prologue
 from ui.settings import PageSettings, Setting
 from ui.theme import label
-from ui.warmup import warm_engine
 
 KEY = "gj"
 MAX_ITERATIONS = 5_000
-MAX_K = 200
-PRIOR_MIN = 0.0001
-BUILTIN_TAGS = len(tagged_builtin_corpus().tag_set)
+PICKER = picker_of(HmmModel)
+OPTIONS = ModelOptions((HmmModel,))
 COMBINATIONS = [f"{a:g}, {b:g}" for a, b in gao_johnson.COMBINATIONS]
 AXES = {"sweep": "iterations", "seconds": "engine time"}
 MEASURES = (("acc_many_to_one", "many-to-one accuracy", True),
@@ -33,16 +30,10 @@ OBJECTIVES = {"likelihood": "log p(words | θ)", "bound": "bound F",
               "log-probability": "log p(tags, words)"}
 
 
-@st.cache_resource(max_entries=8, show_spinner="Preparing the corpus…")
-def build_model(corpus, n_states, alpha, alpha_emit, decode):
-    return HmmModel.from_corpus(corpus, n_states, alpha=alpha, alpha_emit=alpha_emit,
-                                decode=decode)
-
-
 # measured on the built-in corpus (2,062 tokens, K = 15) from η = 0 — each state drawn uniformly
 # at random, their "randomly jittered" start; each name's claim is checked by
 # tests/app/test_preset_claims.py
-BUILTIN = dict(source="builtin", k=BUILTIN_TAGS, eta=0.0, seed=0, alpha=0.1, alpha_emit=0.1,
+BUILTIN = dict(source="builtin", n_states=None, eta=0.0, seed=0, alpha=0.1, alpha_emit=0.1,
                decode="posterior", samplers=gao_johnson.ESTIMATORS, passes=200)
 PRESETS = {
     # η = 1: VB never leaves state 1 and EM uses 2 states, TOKEN all 15 within 50 iterations
@@ -58,16 +49,13 @@ PRESETS = {
         BUILTIN, samplers=("explicit-token", "token")),
 }
 SETTINGS = PageSettings(KEY, (
-    *TAGGED_SETTINGS,
-    Setting("k", BUILTIN_TAGS, int, "K", 2, MAX_K),
+    *PICKER.settings,
     Setting("samplers", gao_johnson.ESTIMATORS, tuple, "the estimators",
             choices=gao_johnson.ESTIMATORS),
     Setting("eta", 0.0, float, "η", 0.0, 1.0),
     Setting("passes", 200, int, "the number of iterations", 1, MAX_ITERATIONS),
     Setting("seed", 0, int, "the seed", 0, race_page.MAX_SEED),
-    Setting("alpha", 0.1, float, "α", PRIOR_MIN, 100.0),
-    Setting("alpha_emit", 0.1, float, "α′", PRIOR_MIN, 100.0),
-    Setting("decode", "posterior", str, "the decoding", choices=tuple(DECODINGS)),
+    *OPTIONS.settings(),
     Setting("axis", "sweep", str, "the x axis", choices=tuple(AXES)),
     *playback.SETTINGS,
 ), PRESETS)
@@ -85,9 +73,7 @@ def settings():
     with st.sidebar:
         st.header("Settings")
         SETTINGS.preset_picker()
-        corpus = choose_tagged_corpus(KEY)
-        st.number_input("K — hidden states", 2, MAX_K, key="gj_k",
-                        help=f"the built-in corpus has {BUILTIN_TAGS} gold tags")
+        corpus = PICKER.choose(KEY)
         st.multiselect("Estimators", gao_johnson.ESTIMATORS, format_func=label, key="gj_samplers")
         st.number_input("η — share of tokens starting in state 1", 0.0, 1.0, step=0.1,
                         key="gj_eta", help="the rest start in uniformly random states; η = 0 "
@@ -95,28 +81,19 @@ def settings():
                                            "uniform start")
         st.number_input("Iterations per run", 1, MAX_ITERATIONS, step=50, key="gj_passes")
         st.number_input("Seed", 0, race_page.MAX_SEED, key="gj_seed")
-        with st.expander("Hyperparameters (α, α′)", expanded=True):
+        with st.expander("Model settings (K, α, α′, decoding)", expanded=True):
             st.selectbox("Their eight combinations", COMBINATIONS, index=None,
                          key="gj_combination", on_change=choose_combination,
                          placeholder="(α, α′) from Gao & Johnson's grid…")
-            st.number_input("α — transitions", PRIOR_MIN, 100.0, format="%g", key="gj_alpha")
-            st.number_input("α′ — emissions", PRIOR_MIN, 100.0, format="%g", key="gj_alpha_emit")
-        st.radio("EM and VB tag by", list(DECODINGS), key="gj_decode", horizontal=True,
-                 format_func={"posterior": "max marginal", "viterbi": "Viterbi"}.get,
-                 help="the tagging their measures score: each token's most probable state, "
-                      "or the most probable tagging")
-        SETTINGS.share(UPLOAD_NOTE)
+            options = OPTIONS.widgets(SETTINGS, HmmModel)
+        SETTINGS.share(PICKER.upload_note)
     SETTINGS.save()
-    s = st.session_state
-    config = race_page.race_config(KEY, corpus, k=int(s.gj_k), alpha=float(s.gj_alpha),
-                                   alpha_emit=float(s.gj_alpha_emit), decode=s.gj_decode,
-                                   skip=True)
+    config = race_page.race_config(KEY, corpus, hyperparameters=options, skip=True)
     return corpus, config
 
 
 def make_model(corpus, config):
-    return build_model(corpus, config["k"], config["alpha"], config["alpha_emit"],
-                       config["decode"])
+    return build_model(HmmModel.name, corpus, config["hyperparameters"])
 
 
 def standings(race):
@@ -172,14 +149,12 @@ def draw_race(race):
 
 
 # --- the page ---------------------------------------------------------------------------------
-through_app()
-st.title("HMM estimators")
-st.caption("Gao & Johnson (2008) compare six ways to fit the Bayesian HMM tagger: EM, variational "
-           "Bayes, and Gibbs samplers that are explicit (they sample the probabilities θ, φ) or "
-           "collapsed (they integrate them out), pointwise (a token at a time) or blocked (a "
-           "sentence at a time). Here all six start from the same tagging. An iteration is one "
-           "E- and M-step, or one pass over the corpus.")
-warm_engine()
+prologue("HMM estimators",
+         "Gao & Johnson (2008) compare six ways to fit the Bayesian HMM tagger: EM, variational "
+         "Bayes, and Gibbs samplers that are explicit (they sample the probabilities θ, φ) or "
+         "collapsed (they integrate them out), pointwise (a token at a time) or blocked (a "
+         "sentence at a time). Here all six start from the same tagging. An iteration is one "
+         "E- and M-step, or one pass over the corpus.", models=(HmmModel,))
 SETTINGS.restore()
 corpus, config = settings()
 race_page.follow_settings(KEY, corpus, config, make_model)
@@ -187,15 +162,14 @@ race_page.follow_settings(KEY, corpus, config, make_model)
 if "gj_race" in st.session_state:
     race = st.session_state.gj_race
     shown = st.session_state.gj_corpus
+    model = next(iter(race.runs.values())).model
     st.caption(f"**{shown.name}**: {len(shown.sentences):,} sentences, {shown.n_tokens:,} tokens, "
-               f"{len(shown.tag_set):,} gold tags; K = {st.session_state.gj_config['k']}, "
-               f"(α, α′) = ({st.session_state.gj_config['alpha']:g}, "
-               f"{st.session_state.gj_config['alpha_emit']:g}).")
+               f"{len(shown.tag_set):,} gold tags; K = {model.n_states}, "
+               f"(α, α′) = ({model.alpha:g}, {model.alpha_emit:g}).")
     playback.controls(KEY, on_reset=lambda: race_page.restart(KEY, make_model),
                       wording=gj_figures.WORDING)
     st.segmented_control("x axis", list(AXES), format_func=AXES.get, key="gj_axis")
     playback.live(KEY, draw_race)
-    model = next(iter(race.runs.values())).model
     gj_figures.formulas(model)
     gj_figures.lesson()
     gj_figures.grid_section(model, st.session_state.gj_config)

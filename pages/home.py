@@ -3,12 +3,10 @@ import streamlit as st
 
 from engine import samplers
 from engine.models import registry
-from ui.entry import through_app
+from ui.page import prologue
 from ui.theme import colour_key
 
-through_app()
-
-st.title("Typeblocks")
+prologue("Typeblocks", models=())  # Home runs no kernel
 st.markdown(
     "**An interactive lab for why some MCMC samplers for Bayesian NLP models get stuck and "
     "others don't.** Every sampler here runs step by step in a compiled engine while you "
@@ -101,5 +99,5 @@ st.markdown("| name | what one move does |\n|---|---|\n" + "".join(
 st.subheader("The models")
 st.markdown("| model | what it is | samplers |\n|---|---|---|\n" + "".join(
     f"| {cls.label} | {cls.summary} | "
-    f"{', '.join(samplers.label(n) for n in (*samplers.offered(cls.samplers), *getattr(cls, 'populations', ())))} |\n"
+    f"{', '.join(samplers.label(n) for n in (*samplers.offered(cls.samplers), *cls.populations))} |\n"
     for cls in registry.models().values()))

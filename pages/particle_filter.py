@@ -1,40 +1,43 @@
 """Particle filter (Börschinger & Johnson 2011; rejuvenation: Börschinger & Johnson 2012): word
 segmentation learned online — N weighted particles read the utterances once, in order.
 
-Widgets and pictures only; every number comes from engine.samplers.particle, engine.models
-(populations), engine.experiments.table1 and engine.experiments.online_vs_batch.
+Widgets and pictures only; every number comes from engine.samplers.particle, the registered
+models with a particle filter (engine.models: their populations), engine.experiments.table1 and
+engine.experiments.online_vs_batch. A model's settings are its options (ui/models).
 """
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from engine.experiments import table1
+from datasets.segmented import SEGMENTATION
 from engine.core.resampling import SCHEMES
+from engine.experiments import online_vs_batch, table1
 from engine.grid import BuiltModel
-from engine.live.grid_job import GridJob
-from engine.models.bigram.model import BigramModel
-from engine.models.usm.model import UsmModel
-from engine.experiments.online_vs_batch import batch_chain
+from engine.models import registry
+from engine.models.protocol import Population
 from engine.samplers import colour
 from engine.samplers.particle import ParticleFilter, Rejuvenation
 from ui import charts, playback
-from ui.corpus_choice import SEGMENTED_SETTINGS, UPLOAD_NOTE, choose_corpus
-from ui.entry import through_app
+from ui.cluster import show_where_grids_run, start_grid
 from ui.grid_progress import rows_progress
+from ui.kinds.segmentation import VIEW, legend
+from ui.models import ModelOptions, build_model
+from ui.page import prologue
 from ui.particle_view import (GENEALOGY_PARTICLES, ess_chart, genealogy_chart, particle_cards,
                               weights_chart, z_chart)
-from ui.segmentation import legend
 from ui.settings import PageSettings, Setting
 from ui.theme import layout
-from ui.warmup import warm_engine
 
 KEY = "pf"
 MAX_PARTICLES = 1000
 MAX_UTTERANCES = 3000  # a longer corpus is cut (the genealogy and traces live in the session)
 GENEALOGY_WINDOW = 40
-COMPARE_PARTICLES = 100  # the comparison runs five learners in the session: kept short
-MODELS = {"usm": UsmModel, "bigram": BigramModel}
+MODELS = {name: cls for name, cls in registry.models(Population).items()
+          if cls.display == SEGMENTATION.name}
+OPTIONS = ModelOptions(tuple(MODELS.values()))
+PARTICLE_OPTIONS = ModelOptions(tuple(MODELS.values()), "particle_options")
+PICKER = VIEW.picker
 THRESHOLDS = {"N": "N (resample after every utterance)", "N/2": "N/2",
               "fraction": "a fraction of N"}
 REJUVENATION = {"off": "off", "token": "TOKEN moves", "type": "TYPE moves"}
@@ -54,20 +57,16 @@ PRESETS = {
                                                rejuvenation="type", moves=2, seed=0),
 }
 SETTINGS = PageSettings(KEY, (
-    *SEGMENTED_SETTINGS,
-    Setting("model", "usm", str, "the model", choices=tuple(MODELS)),
+    *PICKER.settings,
+    Setting("model", next(iter(MODELS)), str, "the model", choices=tuple(MODELS)),
     Setting("particles", 50, int, "the number of particles", 1, MAX_PARTICLES),
     Setting("threshold", "N/2", str, "the threshold", choices=tuple(THRESHOLDS)),
     Setting("fraction", 0.3, float, "the threshold's fraction of N", 0.01, 1.0),
     Setting("resampling", "multinomial", str, "the resampling", choices=SCHEMES),
     Setting("rejuvenation", "off", str, "the rejuvenation", choices=tuple(REJUVENATION)),
     Setting("moves", 2, int, "the moves per utterance", 1, 100),
-    Setting("phi", 0.02, float, "φ", 1e-4, 100.0),
-    Setting("alpha", 20.0, float, "α", 0.01, 1e6),
-    Setting("rho", 2.0, float, "ρ", 0.01, 1e6),
-    Setting("b_alpha0", 3000.0, float, "α₀", 0.01, 1e9),
-    Setting("b_alpha1", 100.0, float, "α₁", 0.01, 1e9),
-    Setting("b_pu", 0.5, float, "p$", 0.01, 0.99),
+    *OPTIONS.settings(),
+    *PARTICLE_OPTIONS.settings(),
     Setting("seed", 0, int, "the seed", 0, 2**32 - 1),
     Setting("logw", False, bool, "the log scale"),
     *playback.SETTINGS,
@@ -75,49 +74,58 @@ SETTINGS = PageSettings(KEY, (
 
 
 @st.cache_resource(max_entries=6, show_spinner="Numbering the corpus's substrings…")
-def population(corpus, model, hyperparameters, phi):
-    return MODELS[model].from_corpus(corpus, **dict(hyperparameters)).particles(phi=phi)
+def population(model_name, corpus, options, particle_options):
+    return build_model(model_name, corpus, options).particles(**dict(particle_options))
+
+
+def first_utterances(corpus):
+    """The corpus the filter reads: at most MAX_UTTERANCES utterances (None stays None)."""
+    if corpus is None or len(corpus.utterances) <= MAX_UTTERANCES:
+        return corpus
+    return corpus.head(MAX_UTTERANCES)
+
+
+def moves_offered(model_name, corpus, options, particle_options):
+    """The rejuvenation moves the model's particles take (none while it cannot be built: its
+    filter then says why)."""
+    try:
+        return population(model_name, first_utterances(corpus), options,
+                          particle_options).rejuvenation_moves
+    except ValueError:
+        return ()
 
 
 # --- settings ---------------------------------------------------------------------------------
 def settings():
     """Sidebar widgets; return the filter's config, or None when the corpus is unusable."""
+    s = st.session_state
     with st.sidebar:
         st.header("Settings")
         SETTINGS.preset_picker()
-        corpus = choose_corpus(KEY)
+        corpus = PICKER.choose(KEY)
         st.radio("Model", list(MODELS), format_func=lambda n: MODELS[n].label, key="pf_model")
+        model_class = MODELS[s.pf_model]
+        with st.expander("Model settings"):
+            options = OPTIONS.widgets(SETTINGS, model_class)
+            particle_options = PARTICLE_OPTIONS.widgets(SETTINGS, model_class)
+        moves = moves_offered(s.pf_model, corpus, options, particle_options) if corpus else ()
         st.number_input("N — particles", 1, MAX_PARTICLES, step=10, key="pf_particles")
         st.radio("Resample when ESS ≤", list(THRESHOLDS), format_func=THRESHOLDS.get,
                  key="pf_threshold", horizontal=True)
-        if st.session_state.pf_threshold == "fraction":
+        if s.pf_threshold == "fraction":
             st.slider("Fraction of N", 0.01, 1.0, step=0.01, key="pf_fraction")
         st.radio("Resampling", SCHEMES, key="pf_resampling", horizontal=True,
                  help="multinomial: N draws with replacement (their §5); systematic: one "
                       "uniform, ⌊N w⌋ or ⌈N w⌉ copies of each particle (less noise)")
-        bigram = st.session_state.pf_model == "bigram"
         st.radio("Rejuvenation (2012)", list(REJUVENATION), format_func=REJUVENATION.get,
-                 key="pf_rejuvenation", horizontal=True, disabled=bigram,
+                 key="pf_rejuvenation", horizontal=True, disabled=not moves,
                  help="after every utterance, MCMC moves inside each particle on what it has "
-                      "read; the unigram model's particles only")
-        if st.session_state.pf_rejuvenation != "off" and not bigram:
+                      "read; only for a model whose particles take them")
+        if s.pf_rejuvenation in moves:
             st.number_input("Moves per particle and utterance", 1, 100, key="pf_moves")
         st.number_input("Seed", 0, 2**32 - 1, key="pf_seed",
                         help="same seed, same settings → the same run")
-        with st.expander("Model (φ, α, ρ / α₀, α₁, p$)"):
-            st.number_input("φ — Dirichlet on symbols (the learned lexicon)", 1e-4, 100.0,
-                            key="pf_phi", format="%g")
-            if bigram:
-                st.number_input("α₀ — the unigram restaurant", 0.01, 1e9, key="pf_b_alpha0",
-                                format="%g")
-                st.number_input("α₁ — each bigram restaurant", 0.01, 1e9, key="pf_b_alpha1",
-                                format="%g")
-                st.number_input("p$ — P₀′ of the utterance end", 0.01, 0.99, key="pf_b_pu",
-                                format="%g")
-            else:
-                st.number_input("α — DP concentration", 0.01, 1e6, key="pf_alpha", format="%g")
-                st.number_input("ρ — utterance-end prior", 0.01, 1e6, key="pf_rho", format="%g")
-        SETTINGS.share(UPLOAD_NOTE)
+        SETTINGS.share(PICKER.upload_note)
     SETTINGS.save()
     if corpus is None:
         return None
@@ -125,16 +133,12 @@ def settings():
         st.warning(f"{corpus.name} has {len(corpus.utterances):,} utterances: this page reads "
                    f"the first {MAX_UTTERANCES:,} (the command line's `filter` reads any "
                    "corpus).")
-        corpus = corpus.head(MAX_UTTERANCES)
-    s = st.session_state
-    hyper = ((("alpha0", float(s.pf_b_alpha0)), ("alpha1", float(s.pf_b_alpha1)),
-              ("p_utterance", float(s.pf_b_pu))) if bigram else
-             (("alpha0", float(s.pf_alpha)), ("rho", float(s.pf_rho))))
     threshold = s.pf_threshold if s.pf_threshold != "fraction" else str(s.pf_fraction)
-    moves = None if bigram or s.pf_rejuvenation == "off" else (int(s.pf_moves), s.pf_rejuvenation)
-    return dict(corpus=corpus, model=s.pf_model, hyper=hyper, phi=float(s.pf_phi),
-                particles=int(s.pf_particles), threshold=threshold,
-                resampling=s.pf_resampling, moves=moves, seed=int(s.pf_seed))
+    rejuvenation = (int(s.pf_moves), s.pf_rejuvenation) if s.pf_rejuvenation in moves else None
+    return dict(corpus=first_utterances(corpus), model=s.pf_model, options=options,
+                particle_options=particle_options, particles=int(s.pf_particles),
+                threshold=threshold, resampling=s.pf_resampling, moves=rejuvenation,
+                seed=int(s.pf_seed))
 
 
 def follow_settings(config):
@@ -143,9 +147,14 @@ def follow_settings(config):
         start(config)
 
 
+def population_of(config):
+    return population(config["model"], config["corpus"], config["options"],
+                      config["particle_options"])
+
+
 def start(config):
     try:
-        pop = population(config["corpus"], config["model"], config["hyper"], config["phi"])
+        pop = population_of(config)
         moves = config["moves"]
         st.session_state.pf_race = ParticleFilter(
             pop, config["particles"], config["seed"], threshold=config["threshold"],
@@ -286,7 +295,8 @@ def lesson_text():
 # --- Table 1 ----------------------------------------------------------------------------------
 def table_one(config):
     st.markdown("Their Table 1 on this page's corpus: N particles × threshold N, N/2, and the "
-                "DPM learner, several runs each, on a local Dask cluster in the background. "
+                "DPM learner, several runs each, on Dask in the background, each model with its "
+                "default settings, their §6's. "
                 "Their numbers are on the Brent (Bernstein) corpus: upload `br-phono.txt` to "
                 "compare like with like (the command line's `python -m engine table1 --data "
                 "br-phono.txt` runs the whole grid).")
@@ -295,16 +305,16 @@ def table_one(config):
     runs = cols[1].number_input("Runs per cell", 1, 20, value=3, key="pf_t1_runs")
     models = cols[2].multiselect("Models", list(table1.MODELS), default=["unigram"],
                                  key="pf_t1_models")
+    show_where_grids_run()
     job = st.session_state.get("pf_t1_job")
     running = job is not None and job.running
     row = st.container(horizontal=True)
     if row.button("Run the grid", icon=":material/grid_on:", key="pf_t1_run",
                   disabled=running or not sizes
                   or not models or config is None):
-        recipes = {m: BuiltModel(population(config["corpus"], table1.MODELS[m],
-                                            PAPER_HYPERPARAMETERS[m], config["phi"]).model)
+        recipes = {m: BuiltModel(build_model(table1.MODELS[m], config["corpus"], ()))
                    for m in models}
-        st.session_state.pf_t1_job = GridJob(
+        st.session_state.pf_t1_job = start_grid(
             None, table1.grid(recipes, sorted(sizes), int(runs), config["seed"]), rows=True)
         st.rerun()
     if running and row.button("Cancel", icon=":material/cancel:", key="pf_t1_cancel"):
@@ -312,12 +322,6 @@ def table_one(config):
         st.rerun()
     if job is not None:
         rows_progress(job, "pf_t1_shown", lambda rows: st.table(table_frame(table1.table(rows))))
-
-
-# their §6 (the bigram's concentrations as the formulas' note explains)
-PAPER_HYPERPARAMETERS = {"unigram": (("alpha0", 20.0), ("rho", 2.0)),
-                         "bigram": (("alpha0", 3000.0), ("alpha1", 100.0),
-                                    ("p_utterance", 0.5))}
 
 
 def table_frame(summary):
@@ -345,18 +349,25 @@ def table_frame(summary):
 # --- online against batch -----------------------------------------------------------------------
 def online_against_batch(config):
     st.markdown("What reading once costs, and what rejuvenation buys: the filter (as set in "
-                f"the sidebar, at most {COMPARE_PARTICLES} particles, then with TOKEN and with "
-                "TYPE rejuvenation) against batch TOKEN "
-                "and TYPE chains of the *same* model — one particle holding the whole corpus "
-                "from a random segmentation (η = 0.5), moved over and over. Log-probability "
-                "and token F against engine seconds.")
-    if config is None or config["model"] != "usm":
-        st.info("The comparison runs the unigram model (the bigram model's particles take no "
-                "moves). Choose the unigram model in the sidebar.")
+                f"the sidebar, at most {online_vs_batch.PARTICLES} particles, then with TOKEN "
+                "and with TYPE rejuvenation) against batch TOKEN and TYPE chains of the *same* "
+                "model — one particle holding the whole corpus from a random segmentation "
+                "(η = 0.5), moved over and over. Log-probability and token F against engine "
+                "seconds. `python -m engine online-vs-batch` runs the same on any corpus.")
+    if config is None:
+        st.info("The comparison needs a corpus: choose one in the sidebar.")
+        return
+    if not moves_offered(config["model"], config["corpus"], config["options"],
+                         config["particle_options"]):
+        st.info(f"{MODELS[config['model']].label}: its particles take no moves, and the "
+                "batch chains are made of such moves. Choose a model whose particles take "
+                "them in the sidebar.")
         return
     if st.button("Run the comparison", icon=":material/compare_arrows:", key="pf_compare"):
         with st.spinner("Running filters and batch chains…"):
-            st.session_state.pf_versus = compare(config)
+            st.session_state.pf_versus = online_vs_batch.compare(
+                population_of(config), min(config["particles"], online_vs_batch.PARTICLES),
+                config["seed"], threshold=config["threshold"], resampling=config["resampling"])
     result = st.session_state.get("pf_versus")
     if result is None:
         return
@@ -369,27 +380,6 @@ def online_against_batch(config):
         "seconds": st.column_config.NumberColumn("engine seconds", format="%.3f"),
         "log_prob": st.column_config.NumberColumn("log-probability", format="%.1f"),
         "token_f": st.column_config.NumberColumn("token F", format="%.3f")})
-
-
-def compare(config):
-    pop = population(config["corpus"], config["model"], config["hyper"], config["phi"])
-    particles = min(config["particles"], COMPARE_PARTICLES)
-    points = []
-    for label, moves in (("filter", None), ("filter + TOKEN ×10", (10, "token")),
-                         ("filter + TYPE ×2", (2, "type"))):
-        f = ParticleFilter(pop, particles, config["seed"],
-                           threshold=config["threshold"], resampling=config["resampling"],
-                           rejuvenation=Rejuvenation(*moves) if moves else None)
-        f.run()
-        scores = f.evaluate()
-        points.append({"learner": label, "particles": particles,
-                       "seconds": f.seconds, "log_prob": scores["log_prob"],
-                       "token_f": scores["token_f"]})
-    budget = 2 * max(p["seconds"] for p in points)
-    lines = {f"batch {kind.upper()}": pd.DataFrame(batch_chain(pop, kind, budget,
-                                                               config["seed"]))
-             for kind in ("token", "type")}
-    return pd.DataFrame(points), lines
 
 
 ONLINE_MARKERS = ("diamond", "star", "square")
@@ -410,12 +400,10 @@ def versus_figure(points, lines, column, title):
 
 
 # --- the page ---------------------------------------------------------------------------------
-through_app()
-st.title("Particle filter")
-st.caption("Word segmentation learned online: N weighted particles read the utterances once, "
-           "in order, each drawing a segmentation from its own frozen model (Börschinger & "
-           "Johnson 2011; rejuvenation: 2012).")
-warm_engine()
+prologue("Particle filter",
+         "Word segmentation learned online: N weighted particles read the utterances once, in "
+         "order, each drawing a segmentation from its own frozen model (Börschinger & Johnson "
+         "2011; rejuvenation: 2012).", models=tuple(MODELS.values()))
 SETTINGS.restore()
 filter_config = settings()
 follow_settings(filter_config)

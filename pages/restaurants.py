@@ -7,15 +7,17 @@ and engine.core.table_expectations.
 import numpy as np
 import streamlit as st
 
-from engine.experiments import table_figure
 from engine.core.arrivals import MAX_CUSTOMERS, Arrivals
+from engine.experiments import table_figure
+from engine.models.bigram.model import BigramModel
 from ui import playback
-from ui.corpus_choice import UPLOAD_NOTE, WORD_SETTINGS, choose_word_corpus
-from ui.entry import through_app
+from ui.corpus_choice import UPLOAD_NOTE
+from ui.page import prologue
 from ui.restaurant_view import (explicit_text, figure_two, histogram_text, restaurant_html,
                                 tables_path)
 from ui.settings import PageSettings, Setting
-from ui.warmup import warm_engine
+from ui.word_corpus import SETTINGS as WORD_SETTINGS
+from ui.word_corpus import choose_word_corpus
 
 KEY = "rest"
 FIG = "fig"  # the prefix of Figure 2's corpus widgets
@@ -237,12 +239,10 @@ def figure_formulas():
 
 
 # --- the page ---------------------------------------------------------------------------------
-through_app()
-st.title("Restaurants")
-st.caption("The Chinese restaurant behind the Dirichlet and Pitman-Yor processes, its two "
-           "seating representations, and why hierarchical models must count their tables "
-           "(Blunsom, Cohn, Goldwater & Johnson 2009).")
-warm_engine()
+prologue("Restaurants",
+         "The Chinese restaurant behind the Dirichlet and Pitman-Yor processes, its two seating "
+         "representations, and why hierarchical models must count their tables (Blunsom, Cohn, "
+         "Goldwater & Johnson 2009).", models=(BigramModel,))  # Figure 2's circles
 SETTINGS.restore()
 restaurant_config, word_corpus = settings()
 follow_settings(restaurant_config)

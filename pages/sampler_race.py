@@ -4,8 +4,8 @@ chain from a mixed one, and the initialisation sweep over η.
 
 Widgets and plots only: the chains run in engine.live.pool's workers, the diagnostics are
 engine.diagnostics', the sweep is engine.grid's (in a process of its own, engine.live.grid_job).
-Nothing here knows one model from another: a model's options, corpus choice and measures come
-from the registry (engine.models) and the corpus pickers (ui/corpus_choice.py).
+Nothing here knows one model from another: a model's options and measures come from the
+registry (engine.models, ui/models), its corpus choice from its kind of data (ui/kinds).
 """
 import hashlib
 import pickle
@@ -16,17 +16,17 @@ import streamlit as st
 
 from engine.diagnostics import RHAT_LIMIT, autocorrelation, diagnose_chains
 from engine.grid import BuiltModel, tasks
-from engine.live.grid_job import GridJob
 from engine.live.pool import ChainPool, LiveRace, plan
 from engine.cli.race_plots import final_bands, first_up
 from engine.models import registry
 from engine.samplers import offered
 from ui import charts, playback, race_page
-from ui.corpus_choice import UPLOAD_NOTE, all_picker_settings, picker_of
-from ui.entry import through_app
+from ui.cluster import show_where_grids_run, start_grid
+from ui.kinds.registry import every_picker_settings, picker_of, view_or_stop
+from ui.models import ModelOptions, build_model
+from ui.page import prologue
 from ui.settings import PageSettings, Setting
 from ui.theme import label
-from ui.warmup import warm_engine
 
 KEY = "race"
 MAX_PASSES = 100_000
@@ -41,21 +41,8 @@ SWEEP_STEPS = (0.1, 0.25, 0.5)
 # many others as 5% of the engine time pays for (br-phono: 1.4 ms a row against a 3.5 ms sweep)
 MEASURE_SHARE = 0.05
 MODELS = registry.models()
+OPTIONS = ModelOptions(tuple(MODELS.values()))
 ALL_SAMPLERS = tuple(dict.fromkeys(s for cls in MODELS.values() for s in offered(cls.samplers)))
-
-
-def option_key(model_name, option):
-    return f"{model_name}_{option.name}"
-
-
-def model_options(model_class):
-    """The options a page sets (not the ones that say how to read a file)."""
-    return [option for option in model_class.options if not option.reads]
-
-
-def option_setting(model_name, option):
-    return Setting(option_key(model_name, option), option.default, option.kind, option.help,
-                   option.low, option.high, option.choices or ())
 
 
 # each preset's claim is replayed by tests/app/test_preset_claims.py
@@ -79,10 +66,9 @@ PRESETS = {
 }
 SETTINGS = PageSettings(KEY, (
     Setting("model", "usm", str, "the model", choices=tuple(MODELS)),
-    *all_picker_settings(),
+    *every_picker_settings(),
     Setting("first", 0, int, "the number of units used (0: all)", 0, 10**7),
-    *(option_setting(name, option) for name, cls in MODELS.items()
-      for option in model_options(cls)),
+    *OPTIONS.settings(),
     Setting("samplers", ("token", "type"), tuple, "the samplers", choices=ALL_SAMPLERS),
     Setting("chains", 4, int, "the chains per sampler", 2, MAX_CHAINS),
     Setting("starts", "shared", str, "the starts", choices=tuple(STARTS)),
@@ -107,14 +93,6 @@ def chain_pool():
     return ChainPool()
 
 
-@st.cache_resource(max_entries=8, show_spinner="Preparing the corpus…")
-def build_model(model_name, corpus, options):
-    model_class = MODELS[model_name]
-    if corpus is None:
-        return model_class.build(None, **dict(options))
-    return model_class.from_corpus(corpus, **dict(options))
-
-
 @st.cache_resource(show_spinner=False)
 def finished_sweeps():
     """{settings digest: (traces, summary)} of every η sweep this server has finished."""
@@ -135,19 +113,6 @@ def fit_to_model(model_class):
         s.race_measure = next(iter(model_class.trace_labels), "")
     if s.race_scalar != "loglik" and s.race_scalar not in model_class.trace_labels:
         s.race_scalar = "loglik"
-
-
-def option_widget(model_name, option):
-    key = f"race_{option_key(model_name, option)}"
-    if option.choices:
-        st.selectbox(option.help, option.choices, key=key)
-    elif option.kind is bool:
-        st.checkbox(option.help, key=key)
-    else:
-        st.number_input(option.help, option.low, option.high, key=key,
-                        format="%g" if option.kind is float else "%d",
-                        placeholder="automatic" if option.default is None else None)
-    return st.session_state[key]
 
 
 def eta_widgets(samplers):
@@ -173,12 +138,14 @@ def settings():
         SETTINGS.preset_picker()
         name = st.selectbox("Model", list(MODELS), format_func=lambda n: MODELS[n].label,
                             key="race_model")
-        model_class = MODELS[name]
+    model_class = MODELS[name]
+    view_or_stop(model_class)  # a model of a kind no page draws says so here
+    with st.sidebar:
         fit_to_model(model_class)
         picker = picker_of(model_class)
         corpus = picker.choose(f"{KEY}_{picker.code}") if picker else None
         with st.expander("Model settings"):
-            options = tuple((o.name, option_widget(name, o)) for o in model_options(model_class))
+            options = OPTIONS.widgets(SETTINGS, model_class)
         st.multiselect("Samplers", offered(model_class.samplers), format_func=label,
                        key="race_samplers",
                        help="TYPE + TOKEN and TYPE + SENTENCE alternate whole sweeps of the two")
@@ -190,7 +157,7 @@ def settings():
                         help="chain c starts from seed + c; same seed, same chains")
         st.checkbox("TYPE: skip approximation", key="race_skip",
                     help="skip pivots already sampled in a block this pass (§4.4)")
-        SETTINGS.share(UPLOAD_NOTE if picker else None)
+        SETTINGS.share(picker.upload_note if picker else None)
     SETTINGS.save()
     config = dict(model=name, corpus=corpus, first=int(s.race_first), options=options,
                   samplers=tuple(s.race_samplers), chains=int(s.race_chains),
@@ -212,8 +179,7 @@ def corpus_in_use(model_class, corpus, first):
     picker = picker_of(model_class)
     if picker is None or corpus is None:
         return corpus
-    units = picker.n_units(corpus)
-    if 0 < first < units:
+    if 0 < first < picker.data.n_units(corpus):
         return corpus.head(first)
     return corpus
 
@@ -223,15 +189,19 @@ def too_large(model_class, corpus, model):
     if model.n_sites <= MAX_SITES:
         return False
     picker = picker_of(model_class)
-    units = picker.n_units(corpus)
-    suggested = picker.units_within(corpus, model.n_sites, MAX_SITES)
-    st.warning(f"**{corpus.name}** has {model.n_sites:,} sites; the race page takes at most "
+    what = f"**{corpus.name}**" if picker else f"This {model_class.label}"
+    st.warning(f"{what} has {model.n_sites:,} sites; the race page takes at most "
                f"{MAX_SITES:,} (every chain holds the whole corpus, and the page redraws them "
-               f"all). Race its first {picker.unit} instead, or run the whole corpus with "
-               "`python -m engine race` (docs/command-line.md).", icon=":material/warning:")
-    st.number_input(f"Use the first … {picker.unit}", 1, units, value=suggested,
-                    key="race_first_offer")
-    st.button(f"Race a subsample", on_click=use_first, type="primary")
+               "all). " + (f"Race its first {picker.data.unit} instead, or run" if picker else
+                           "Choose smaller settings, or run") +
+               " the whole of it with `python -m engine race` (docs/command-line.md).",
+               icon=":material/warning:")
+    if picker:
+        kind = picker.data
+        st.number_input(f"Use the first … {kind.unit}", 1, kind.n_units(corpus),
+                        value=kind.units_within(corpus, model.n_sites, MAX_SITES),
+                        key="race_first_offer")
+        st.button("Race a subsample", on_click=use_first, type="primary")
     return True
 
 
@@ -475,12 +445,12 @@ def sweep_digest(model, sweep):
                                         sweep["corpus"]))).hexdigest()
 
 
-def start_sweep(model, sweep, scheduler):
+def start_sweep(model, sweep):
     grid = tasks(sweep["samplers"], sweep["sweep_chains"], sweep["etas"], sweep["seed"],
                  seconds=sweep["seconds"], skip=sweep["skip"], measure_share=MEASURE_SHARE)
     st.session_state.race_playing = False  # the sweep measures engine time: leave it the cores
     st.session_state.race_sweep_job = (sweep_digest(model, sweep), sweep,
-                                       GridJob(BuiltModel(model), grid, scheduler=scheduler or None))
+                                       start_grid(BuiltModel(model), grid))
 
 
 def cancel_sweep():
@@ -494,19 +464,18 @@ def sweep_section(model, config):
     st.subheader("The initialisation sweep (Fig. 5 d–f)")
     st.caption("Every sampler from starts of every η, several chains each, for a fixed engine "
                "time: where does each end, and does it depend on where it started? The chains "
-               "run on Dask (a local cluster of processes, or yours) in the background.")
+               "run on Dask in the background.")
     sweep = sweep_settings(config)
     digest = sweep_digest(model, sweep)
     total = len(sweep["etas"]) * len(sweep["samplers"]) * sweep["sweep_chains"]
-    scheduler = st.text_input("Dask scheduler (optional)", key="race_scheduler",
-                              placeholder="tcp://host:8786 — empty: a local cluster, all cores")
+    show_where_grids_run()
     held = st.session_state.get("race_sweep_job")
     if held is None:
         if digest not in finished_sweeps():
             minutes = total * sweep["seconds"] / chain_pool().size / 60
             st.button(f"Run the sweep: {total} chains, about {minutes:,.1f} min",
                       icon=":material/play_arrow:", key="race_sweep_run",
-                      on_click=start_sweep, args=(model, sweep, scheduler))
+                      on_click=start_sweep, args=(model, sweep))
     else:
         sweep_progress()
     if digest in finished_sweeps():
@@ -549,12 +518,10 @@ def draw_sweep(traces, table, sweep):
 
 
 # --- the page ---------------------------------------------------------------------------------
-through_app()
-st.title("Sampler race")
-st.caption("Several chains of every sampler, from different starts, on any model and corpus: "
-           "do they agree (mixed) or does each stay near its start (stuck)? The chains run in "
-           "worker processes on every core; this page only reads their traces.")
-warm_engine()
+prologue("Sampler race",
+         "Several chains of every sampler, from different starts, on any model and corpus: do "
+         "they agree (mixed) or does each stay near its start (stuck)? The chains run in worker "
+         "processes on every core; this page only reads their traces.")
 SETTINGS.restore()
 model_class, corpus, config = settings()
 used = corpus_in_use(model_class, corpus, config["first"])

@@ -1,7 +1,8 @@
 """HMM tag trajectories (Liang et al. §5, Fig. 5a; Gao & Johnson 2008): five samplers of the
 Bayesian HMM race from the same tagging; TYPE moves whole word types at once.
 
-Widgets and plots only; every number comes from engine.models.hmm.model and engine.run.
+Widgets and plots only; every number comes from engine.models.hmm.model and engine.run; the
+model's settings are its options (ui/models), the corpus choice its kind's (ui/kinds).
 """
 import numpy as np
 import streamlit as st
@@ -10,30 +11,22 @@ from engine.models.hmm.model import HmmModel
 from engine.samplers import offered
 from engine.run import thinned
 from ui import charts, playback, race_page
-from ui.corpus_choice import (TAGGED_SETTINGS, UPLOAD_NOTE, choose_tagged_corpus,
-                              tagged_builtin_corpus)
-from ui.entry import through_app
+from ui.kinds.registry import picker_of
+from ui.models import ModelOptions, build_model
+from ui.page import prologue
 from ui.settings import PageSettings, Setting
 from ui.theme import label
-from ui.warmup import warm_engine
 
 KEY = "hmm"
 MAX_PASSES = 5_000
 WINDOW = 60  # tokens in the trajectory heatmaps
-MAX_K = 200
-PRIOR_MIN = 0.0001
-BUILTIN_TAGS = len(tagged_builtin_corpus().tag_set)
 LIANG_SAMPLERS = ("token", "type", "anneal", "greedy", "sentence")
+PICKER = picker_of(HmmModel)
+OPTIONS = ModelOptions((HmmModel,))
 
-
-@st.cache_resource(max_entries=8, show_spinner="Preparing the corpus…")
-def build_model(corpus, n_states, alpha, alpha_emit):
-    return HmmModel.from_corpus(corpus, n_states, alpha=alpha, alpha_emit=alpha_emit)
-
-
-# regimes measured on the built-in corpus (2,062 tokens, K = 15, from η = 1); the claim each
-# name makes is checked by tests/app/test_preset_claims.py
-BUILTIN = dict(source="builtin", k=BUILTIN_TAGS, eta=1.0, passes=200, seed=0, alpha=0.1,
+# regimes measured on the built-in corpus (2,062 tokens, K = 15 — its gold tags, the default —
+# from η = 1); the claim each name makes is checked by tests/app/test_preset_claims.py
+BUILTIN = dict(source="builtin", n_states=None, eta=1.0, passes=200, seed=0, alpha=0.1,
                skip=True)
 PRESETS = {
     # a sparse emission prior (Gao & Johnson's grid) couples a word's tokens strongly: moving
@@ -46,12 +39,10 @@ PRESETS = {
                                                    samplers=("token", "sentence")),
 }
 SETTINGS = PageSettings(KEY, (
-    *TAGGED_SETTINGS,
-    Setting("k", BUILTIN_TAGS, int, "K", 2, MAX_K),
+    *PICKER.settings,
     # Liang et al.'s five by default; Gao & Johnson's other four have a lesson of their own
-    *race_page.race_settings(HmmModel, MAX_PASSES, LIANG_SAMPLERS),
-    Setting("alpha", 0.1, float, "α", PRIOR_MIN, 100.0),
-    Setting("alpha_emit", 0.1, float, "α′", PRIOR_MIN, 100.0),
+    *race_page.race_settings((HmmModel,), MAX_PASSES, LIANG_SAMPLERS),
+    *OPTIONS.settings(),
     Setting("skip", True, bool, "the skip approximation"),
     Setting("shown", "type", str, "the sampler shown", choices=offered(HmmModel.samplers)),
     Setting("word", "", str, "the word followed"),
@@ -64,32 +55,27 @@ def settings():
     with st.sidebar:
         st.header("Settings")
         SETTINGS.preset_picker()
-        corpus = choose_tagged_corpus(KEY)
-        st.number_input("K — hidden states", 2, MAX_K, key="hmm_k",
-                        help=f"the built-in corpus has {BUILTIN_TAGS} gold tags")
+        corpus = PICKER.choose(KEY)
         st.multiselect("Samplers", offered(HmmModel.samplers), format_func=label,
                        key="hmm_samplers")
         st.number_input("η — share of tokens starting in state 1", 0.0, 1.0, step=0.1,
                         key="hmm_eta", help="the rest start in uniformly random states")
         st.number_input("Passes per run", 1, MAX_PASSES, step=50, key="hmm_passes")
         st.number_input("Seed", 0, race_page.MAX_SEED, key="hmm_seed")
-        with st.expander("Priors (α, α′)"):
-            st.number_input("α — transitions", PRIOR_MIN, 100.0, format="%g", key="hmm_alpha")
-            st.number_input("α′ — emissions", PRIOR_MIN, 100.0, format="%g",
-                            key="hmm_alpha_emit")
+        with st.expander("Model settings (K, α, α′)", expanded=True):
+            options = OPTIONS.widgets(SETTINGS, HmmModel)
         st.checkbox("TYPE: skip approximation", key="hmm_skip",
                     help="skip pivots already sampled in a block this pass (§4.4): faster, "
                          "but the chain's law is then only close to the posterior")
-        SETTINGS.share(UPLOAD_NOTE)
+        SETTINGS.share(PICKER.upload_note)
     SETTINGS.save()
-    s = st.session_state
-    config = race_page.race_config(KEY, corpus, k=int(s.hmm_k), alpha=float(s.hmm_alpha),
-                                   alpha_emit=float(s.hmm_alpha_emit), skip=bool(s.hmm_skip))
+    config = race_page.race_config(KEY, corpus, hyperparameters=options,
+                                   skip=bool(st.session_state.hmm_skip))
     return corpus, config
 
 
 def make_model(corpus, config):
-    return build_model(corpus, config["k"], config["alpha"], config["alpha_emit"])
+    return build_model(HmmModel.name, corpus, config["hyperparameters"])
 
 
 def draw_race(race):
@@ -227,12 +213,10 @@ def formulas(model):
 
 
 # --- the page ---------------------------------------------------------------------------------
-through_app()
-st.title("HMM tag trajectories")
-st.caption("The Bayesian HMM for part-of-speech induction (Gao & Johnson 2008), sampled five ways "
-           "from the same tagging (Liang, Jordan & Klein 2010, §5, Fig. 5a). A pass visits every "
-           "token once (SENTENCE: every sentence once).")
-warm_engine()
+prologue("HMM tag trajectories",
+         "The Bayesian HMM for part-of-speech induction (Gao & Johnson 2008), sampled five ways "
+         "from the same tagging (Liang, Jordan & Klein 2010, §5, Fig. 5a). A pass visits every "
+         "token once (SENTENCE: every sentence once).", models=(HmmModel,))
 SETTINGS.restore()
 corpus, config = settings()
 race_page.follow_settings(KEY, corpus, config, make_model, record_values=True)
@@ -240,15 +224,16 @@ race_page.follow_settings(KEY, corpus, config, make_model, record_values=True)
 if "hmm_race" in st.session_state:
     race = st.session_state.hmm_race
     shown = st.session_state.hmm_corpus
+    model = next(iter(race.runs.values())).model
     st.caption(f"**{shown.name}**: {len(shown.sentences):,} sentences, {shown.n_tokens:,} tokens, "
-               f"{len(shown.tag_set):,} gold tags; K = {st.session_state.hmm_config['k']}.")
+               f"{len(shown.tag_set):,} gold tags; K = {model.n_states}.")
     playback.controls(KEY, on_reset=lambda: race_page.restart(KEY, make_model,
                                                               record_values=True))
     check_view(race)
     playback.live(KEY, draw_race)
     view_controls(race)
     playback.live(KEY, draw_views, advances=False)
-    formulas(next(iter(race.runs.values())).model)
+    formulas(model)
     st.markdown(
         "#### What to look for\n"
         "- **TOKEN** changes one token's state at a time (Gao & Johnson's Fig. 1): in the "

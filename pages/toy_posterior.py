@@ -11,10 +11,9 @@ from engine.samplers import offered
 from engine.run import Race
 from ui import playback, race_page
 from ui.charts import show, traces
-from ui.entry import through_app
+from ui.page import prologue
 from ui.settings import PageSettings, Setting
 from ui.theme import EXACT_COLOUR, colour, label, layout
-from ui.warmup import warm_engine
 
 KEY = "toy"
 MAX_PASSES = 10_000
@@ -213,11 +212,9 @@ def explanation(model):
 
 
 # --- the page ---------------------------------------------------------------------------------
-through_app()
-st.title("Toy posterior: n copies of `ab`")
-st.caption("Liang, Jordan & Klein (2010), §2. Each copy of `ab` is either one word `ab` "
-           "(z = 0) or two words `a b` (z = 1); m counts the split copies.")
-warm_engine()
+prologue("Toy posterior: n copies of `ab`",
+         "Liang, Jordan & Klein (2010), §2. Each copy of `ab` is either one word `ab` (z = 0) "
+         "or two words `a b` (z = 1); m counts the split copies.", models=(ToyModel,))
 SETTINGS.restore()
 if "toy_n_before" not in st.session_state and "n" in st.query_params and \
         "m" not in st.query_params:

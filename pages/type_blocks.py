@@ -1,8 +1,8 @@
 """Type blocks (Liang et al. §4): one TYPE move at a time, everything it looks at laid out.
 
 Widgets and plots only; the moves are the engine's (engine.samplers). Every registered model
-that offers TYPE and declares a display (ui/views.py) can be chosen; its settings are its
-registered options.
+that offers TYPE can be chosen: its corpora and how its analysis is drawn come from the view of
+its kind of data (ui/kinds), its settings from its options (ui/models).
 """
 import numpy as np
 import plotly.graph_objects as go
@@ -12,54 +12,30 @@ from engine.core.rng import make_rng
 from engine.models import registry
 from engine.samplers import make_sampler
 from engine.samplers.token import token_conditional
-from ui.entry import through_app
-from ui.segmentation import SITE_MARK
+from ui.kinds import tagging
+from ui.kinds.registry import view_or_stop, views
+from ui.models import ModelOptions, build_model
+from ui.page import prologue
 from ui.settings import PageSettings, Setting
-from ui.theme import colour, layout
-from ui.views import view_of
-from ui.warmup import warm_engine
+from ui.theme import SITE_MARK, colour, layout
 
 MAX_SEED = 2**32 - 1
 SHOWN_UTTERANCES = 24
-
-
-def lesson_models():
-    """{name: model class} of the models this lesson can show."""
-    return {name: cls for name, cls in registry.models().items()
-            if "type" in cls.samplers and view_of(cls) is not None}
+MAX_ROWS = 120  # units drawn at most: a toy's block is every one of its copies
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def small_corpus(model_name, source, size, seed):
-    return view_of(registry.get(model_name)).corpus(source, size, seed)
+def small_corpus(kind, source, size, seed):
+    return views()[kind].small_corpus(source, size, seed)
 
 
-def option_setting(option):
-    kind = int if option.kind is int else float
-    high = min(option.high, 20) if kind is int else min(option.high, 1e6)
-    low = option.low if kind is int else max(option.low, 0.001)
-    default = option.default if option.default is not None else 5
-    return Setting(option.name, kind(default), kind, option.help, low, high)
-
-
-def option_widget(option):
-    """A number input for one of the model's numeric options (its registered range)."""
-    setting = SETTINGS.settings[option.name]
-    st.number_input(option.help, setting.low, setting.high, key=f"tb_{option.name}",
-                    format=None if setting.kind is int else "%g")
-    return st.session_state[f"tb_{option.name}"]
-
-
-def numeric_options(model_class):
-    return [option for option in model_class.options if option.kind in (int, float)]
-
-
-MODELS = lesson_models()
+MODELS = {name: cls for name, cls in registry.models().items() if "type" in cls.samplers}
+OPTIONS = ModelOptions(tuple(MODELS.values()))
 PRESETS = {
     # seed 4's first pivot is a `the` (found by trying seeds): its block holds all 27 of them
-    "One block of `the` (HMM)": dict(model="hmm", source=view_of(MODELS["hmm"]).corpora[0],
-                                     size=40, eta=1.0, seed=4, skip=True, n_states=5,
-                                     alpha=0.1, alpha_emit=0.1),
+    "One block of `the` (HMM)": dict(model="hmm", source=tagging.SMALL_CORPORA[0], size=40,
+                                     eta=1.0, seed=4, skip=True, hmm_n_states=5,
+                                     hmm_alpha=0.1, hmm_alpha_emit=0.1),
 }
 SETTINGS = PageSettings("tb", (
     Setting("model", "usm", str, "the model", choices=tuple(MODELS)),
@@ -68,30 +44,32 @@ SETTINGS = PageSettings("tb", (
     Setting("eta", 1.0, float, "η", 0.0, 1.0),
     Setting("seed", 0, int, "the seed", 0, MAX_SEED),
     Setting("skip", True, bool, "the skip approximation"),
-    *{option.name: option_setting(option) for cls in MODELS.values()
-      for option in numeric_options(cls)}.values(),
+    *OPTIONS.settings(),
 ), PRESETS)
 
 
 def settings():
+    s = st.session_state
     with st.sidebar:
         st.header("Settings")
         SETTINGS.preset_picker()
-        s = st.session_state
         name = st.radio("Model", list(MODELS), format_func=lambda n: MODELS[n].label,
                         key="tb_model")
-        model_class = MODELS[name]
-        view = view_of(model_class)
-        if s.tb_source not in view.corpora:  # another model's corpus, or none chosen yet
-            s.tb_source = view.corpora[0]
-        if len(view.corpora) > 1:
-            st.radio("Corpus", view.corpora, key="tb_source")
-        st.slider(view.unit, 5, 150, step=5, key="tb_size")
+    model_class = MODELS[name]
+    view = view_or_stop(model_class)
+    with st.sidebar:
+        if view.corpora:
+            if s.tb_source not in view.corpora:  # another kind's corpus, or none chosen yet
+                s.tb_source = view.corpora[0]
+            if len(view.corpora) > 1:
+                st.radio("Corpus", view.corpora, key="tb_source")
+            st.slider(view.unit, 5, 150, step=5, key="tb_size")
         st.number_input("η — initial share of sites with value 1 (a boundary; state 1)", 0.0,
                         1.0, step=0.1, key="tb_eta",
                         help="1 = every symbol a word (segmentation), every token in state 1 "
                              "(tagging); the rest start at random")
-        options = {option.name: option_widget(option) for option in numeric_options(model_class)}
+        with st.expander("Model settings", expanded=True):
+            options = OPTIONS.widgets(SETTINGS, model_class)
         st.number_input("Seed", 0, MAX_SEED, key="tb_seed")
         st.checkbox("Skip approximation", key="tb_skip",
                     help="do not take a site as pivot if it was in a block earlier in this "
@@ -102,14 +80,16 @@ def settings():
                 seed=int(s.tb_seed), skip=bool(s.tb_skip), options=options)
 
 
-def build_model(config):
-    model_class = registry.get(config["model"])
-    corpus = small_corpus(config["model"], config["source"], config["size"], config["seed"])
-    return model_class.from_corpus(corpus, **config["options"])
+def model_of(config):
+    """The model of the settings: on a small corpus of its kind, or from its options alone."""
+    view = views()[MODELS[config["model"]].display]
+    corpus = (small_corpus(view.name, config["source"], config["size"], config["seed"])
+              if view.corpora else None)
+    return build_model(config["model"], corpus, config["options"])
 
 
 def start(config):
-    model = build_model(config)
+    model = model_of(config)
     rng = make_rng(config["seed"])
     st.session_state.tb = dict(model=model, rng=rng, state=model.new_state(rng, eta=config["eta"]),
                                sampler=make_sampler("type", skip=config["skip"]),
@@ -154,7 +134,7 @@ def controls(lab):
         start(st.session_state.tb_config)
         lab = st.session_state.tb
     model, state = lab["model"], lab["state"]
-    extra = view_of(type(model)).status(model, state)
+    extra = views()[model.display].status(model, state)
     row.markdown(f"Move {lab['moves']:,} · pass {lab['sampler'].sweeps_done + 1:,} · "
                  f"log p = {model.loglik(state):,.2f} · {extra}", width="content")
     st.container(key="tb_keys_hint").caption(  # the key: phones hide it
@@ -192,11 +172,11 @@ def marks_by_utterance(model, info):
 
 def corpus_view(lab):
     model, state, move = lab["model"], lab["state"], lab["move"]
-    view = view_of(type(model))
+    view = views()[model.display]
     marks = marks_by_utterance(model, move["info"]) if move else {}
     involved = sorted(marks) if marks else []
     rest = [u for u in range(view.n_units(model)) if u not in marks]
-    shown = (involved + rest)[:max(SHOWN_UTTERANCES, len(involved))]
+    shown = (involved + rest)[:max(SHOWN_UTTERANCES, min(len(involved), MAX_ROWS))]
     rows = [view.row(model, state, u, marks.get(u)) for u in shown]
     key = " &nbsp;·&nbsp; ".join(
         f"<span style='background:{SITE_MARK[k][0]};border:1px solid {SITE_MARK[k][1]};"
@@ -211,7 +191,8 @@ def corpus_view(lab):
     st.markdown(view.legend() + f"<div style='font-size:0.9rem;margin-top:4px'>{key}</div>",
                 unsafe_allow_html=True)
     if involved:
-        st.caption(view.caption.format(n=len(involved)))
+        st.caption(view.caption.format(n=len(involved)) + (
+            f" The first {MAX_ROWS:,} are drawn." if len(involved) > MAX_ROWS else ""))
 
 
 def m_chart(move):
@@ -283,18 +264,16 @@ def formulas(move):
 
 
 # --- the page ---------------------------------------------------------------------------------
-through_app()
-st.title("Type blocks")
-st.caption("Liang, Jordan & Klein (2010), §4: a TYPE move gathers the sites that share the "
-           "pivot's type — the same words on either side — and resamples them jointly.")
-warm_engine()
+prologue("Type blocks", "Liang, Jordan & Klein (2010), §4: a TYPE move gathers the sites that "
+                        "share the pivot's type — the same words on either side — and resamples "
+                        "them jointly.", models=tuple(MODELS.values()))
 SETTINGS.restore()
 config = settings()
 if config != st.session_state.get("tb_config"):
     start(config)
 lab = controls(st.session_state.tb)
 move = lab["move"]
-view = view_of(type(lab["model"]))
+view = views()[lab["model"].display]
 if move is None:
     st.info("Press **TYPE move**: a pivot site is chosen at random and its whole type block is "
             f"resampled. The corpus below is the current {view.analysis}.")

@@ -1,66 +1,53 @@
-"""Word segmentation (Goldwater et al. 2009; Liang et al. §5, Fig. 5): the unigram model's five
-samplers, or the bigram model's three, race from the same initial segmentation.
+"""Word segmentation (Goldwater et al. 2009; Liang et al. §5, Fig. 5): every registered model of
+segmented text — the unigram model's five samplers, the bigram model's three — races from the
+same initial segmentation.
 
-Widgets and plots only; every number comes from engine.models.usm.model, engine.models.bigram.model
-and engine.run.
+Widgets and plots only; every number comes from the models (engine.models, the registry's models
+of the segmentation kind) and engine.run; each model's settings are its options (ui/models).
 """
 import pandas as pd
 import streamlit as st
 
-from engine.models.bigram.model import BigramModel
-from engine.models.usm.model import UsmModel
+from datasets.segmented import SEGMENTATION
+from engine.models import registry
 from engine.samplers import offered
 from ui import playback, race_page
-from ui.corpus_choice import SEGMENTED_SETTINGS, UPLOAD_NOTE, choose_corpus
-from ui.entry import through_app
-from ui.segmentation import legend, utterance_html
+from ui.kinds.segmentation import VIEW, legend, utterance_html
+from ui.models import ModelOptions, build_model, show_formulas
+from ui.page import prologue
 from ui.settings import PageSettings, Setting
 from ui.theme import label
-from ui.warmup import warm_engine
 
 KEY = "seg"
 MAX_PASSES = 20_000
 SHOWN_UTTERANCES = 12
 MEASURES = {"token_f": "token F", "boundary_f": "boundary F", "lexicon_f": "lexicon F"}
-ALPHA_MIN = 0.001
-
-
-MODELS = {"usm": UsmModel, "bigram": BigramModel}
-LOGLIK = {"usm": "log p(corpus, segmentation)",
-          "bigram": "log p(corpus, segmentation, seating)"}
-SEATINGS = {"histogram": "histogram of table sizes", "explicit": "every customer's table"}
-
-
-@st.cache_resource(max_entries=8, show_spinner="Preparing the corpus…")
-def build_model(corpus, name, hyperparameters):
-    return MODELS[name].from_corpus(corpus, **dict(hyperparameters))
-
+MODELS = {name: cls for name, cls in registry.models().items()
+          if cls.display == SEGMENTATION.name}
+OPTIONS = ModelOptions(tuple(MODELS.values()))
+PICKER = VIEW.picker
 
 PRESETS = {
     "TYPE escapes where TOKEN crawls": dict(
-        source="builtin", samplers=("token", "type"), eta=1.0, passes=200, seed=0,
-        alpha=20.0, pb=0.5, rho=2.0, skip=True, clock="time"),
+        source="builtin", model="usm", samplers=("token", "type"), eta=1.0, passes=200, seed=0,
+        usm_alpha0=20.0, usm_p_boundary=0.5, usm_rho=2.0, skip=True, clock="time"),
     "Annealing helps only a little": dict(
-        source="builtin", samplers=("token", "anneal", "type"), eta=1.0, passes=200, seed=0,
-        alpha=20.0, pb=0.5, rho=2.0, skip=True, clock="time"),
+        source="builtin", model="usm", samplers=("token", "anneal", "type"), eta=1.0,
+        passes=200, seed=0, usm_alpha0=20.0, usm_p_boundary=0.5, usm_rho=2.0, skip=True,
+        clock="time"),
     "Bigram model: annealing ends highest, TOKEN lowest": dict(
         source="builtin", model="bigram", samplers=("token", "anneal", "sentence"), eta=0.5,
         passes=300, seed=0, clock="time", shown="anneal"),
 }
 SETTINGS = PageSettings(KEY, (
-    *SEGMENTED_SETTINGS,
-    Setting("model", "usm", str, "the model", choices=tuple(MODELS)),
-    *race_page.race_settings(UsmModel, MAX_PASSES),
-    Setting("alpha", 20.0, float, "α₀", ALPHA_MIN, 1e6),
-    Setting("pb", 0.5, float, "p#", 0.01, 0.99),
-    Setting("rho", 2.0, float, "ρ", ALPHA_MIN, 1e6),
+    *PICKER.settings,
+    Setting("model", next(iter(MODELS)), str, "the model", choices=tuple(MODELS)),
+    *race_page.race_settings(tuple(MODELS.values()), MAX_PASSES),
+    *OPTIONS.settings(),
     Setting("skip", True, bool, "the skip approximation"),
-    Setting("b_alpha0", 3000.0, float, "α₀", ALPHA_MIN, 1e9),
-    Setting("b_alpha1", 100.0, float, "α₁", ALPHA_MIN, 1e9),
-    Setting("b_pb", 0.2, float, "p#", 0.01, 0.99),
-    Setting("b_pu", 0.5, float, "p$", 0.01, 0.99),
-    Setting("seating", "histogram", str, "the seating", choices=tuple(SEATINGS)),
-    Setting("shown", "type", str, "the segmentation shown", choices=offered(UsmModel.samplers)),
+    Setting("shown", "type", str, "the segmentation shown",
+            choices=tuple(dict.fromkeys(name for cls in MODELS.values()
+                                        for name in offered(cls.samplers)))),
     Setting("first", 1, int, "the first utterance shown", 1, 10**7),
     Setting("measure", "token_f", str, "the F measure", choices=tuple(MEASURES)),
     *playback.SETTINGS,
@@ -72,7 +59,7 @@ def settings():
     with st.sidebar:
         st.header("Settings")
         SETTINGS.preset_picker()
-        corpus = choose_corpus(KEY)
+        corpus = PICKER.choose(KEY)
         st.radio("Model", list(MODELS), format_func=lambda n: MODELS[n].label,
                  key="seg_model", on_change=keep_offered_samplers,
                  help="the bigram model (Goldwater et al.'s HDP) has no TYPE sampler: see the "
@@ -87,13 +74,18 @@ def settings():
                         help="TOKEN-anneal cools from 10 to 1 over the first half of the run")
         st.number_input("Seed", 0, race_page.MAX_SEED, key="seg_seed",
                         help="same seed, same settings → the same chains")
-        MODEL_WIDGETS[st.session_state.seg_model]()
-        SETTINGS.share(UPLOAD_NOTE)
+        with st.expander("Model settings"):
+            options = OPTIONS.widgets(SETTINGS, model_class)
+        if "type" in model_class.samplers:
+            st.checkbox("TYPE: skip approximation", key="seg_skip",
+                        help="skip pivots already sampled in a block this pass (Liang et al. "
+                             "§4.4). Faster, but an approximation: the chain's law is then "
+                             "only close to the posterior.")
+        SETTINGS.share(PICKER.upload_note)
     SETTINGS.save()
     s = st.session_state
     # the corpus itself (a frozen dataclass): a new upload or generator setting is a new corpus
-    config = race_page.race_config(KEY, corpus, model=s.seg_model,
-                                   hyperparameters=HYPERPARAMETERS[s.seg_model](s),
+    config = race_page.race_config(KEY, corpus, model=s.seg_model, hyperparameters=options,
                                    skip=bool(s.seg_skip))
     return corpus, config
 
@@ -107,46 +99,8 @@ def keep_offered_samplers():
     s.seg_samplers = kept or list(model_class.samplers)
 
 
-def usm_widgets():
-    with st.expander("Model (α₀, p#, ρ)"):
-        st.number_input("α₀ — DP concentration", ALPHA_MIN, 1e6, key="seg_alpha", format="%g")
-        st.number_input("p# — word-end probability of P₀", 0.01, 0.99, key="seg_pb",
-                        format="%g")
-        st.number_input("ρ — utterance-end prior", ALPHA_MIN, 1e6, key="seg_rho", format="%g")
-    st.checkbox("TYPE: skip approximation", key="seg_skip",
-                help="skip pivots already sampled in a block this pass (Liang et al. §4.4). "
-                     "Faster, but an approximation: the chain's law is then only close "
-                     "to the posterior.")
-
-
-def bigram_widgets():
-    with st.expander("Model (α₀, α₁, p#, p$, seating)"):
-        st.number_input("α₀ — the unigram level's concentration", ALPHA_MIN, 1e9,
-                        key="seg_b_alpha0", format="%g")
-        st.number_input("α₁ — each bigram restaurant's concentration", ALPHA_MIN, 1e9,
-                        key="seg_b_alpha1", format="%g")
-        st.number_input("p# — word-end probability of P₀", 0.01, 0.99, key="seg_b_pb",
-                        format="%g")
-        st.number_input("p$ — P₀'s probability of the utterance end $", 0.01, 0.99,
-                        key="seg_b_pu", format="%g")
-        st.radio("Tables kept as", list(SEATINGS), format_func=SEATINGS.get, key="seg_seating",
-                 help="the same law either way (Blunsom et al. 2009); the histogram needs "
-                      "less memory")
-
-
-MODEL_WIDGETS = {"usm": usm_widgets, "bigram": bigram_widgets}
-# a model's hyperparameters from the widgets, as (name, value) pairs (hashable for the cache)
-HYPERPARAMETERS = {
-    "usm": lambda s: (("alpha0", float(s.seg_alpha)), ("p_boundary", float(s.seg_pb)),
-                      ("rho", float(s.seg_rho))),
-    "bigram": lambda s: (("alpha0", float(s.seg_b_alpha0)), ("alpha1", float(s.seg_b_alpha1)),
-                         ("p_boundary", float(s.seg_b_pb)),
-                         ("p_utterance", float(s.seg_b_pu)), ("seating", s.seg_seating)),
-}
-
-
 def make_model(corpus, config):
-    return build_model(corpus, config["model"], config["hyperparameters"])
+    return build_model(config["model"], corpus, config["hyperparameters"])
 
 
 def draw_race(race):
@@ -159,7 +113,7 @@ def draw_race(race):
         if "mean_block_size" in last and last["mean_block_size"] == last["mean_block_size"]:
             extra = f"; mean block {last['mean_block_size']:.2f} sites"
         items.append((f"{label(name)} · pass {run.sweeps_done:,}", f"{last['loglik']:,.1f}",
-                      f"{LOGLIK[run.model.name]}; token F {last['token_f']:.3f}, "
+                      f"{run.model.loglik_label}; token F {last['token_f']:.3f}, "
                       f"boundary F {last['boundary_f']:.3f}; engine time "
                       f"{run.seconds:,.2f} s{extra}"))
     race_page.metric_row(items)
@@ -215,80 +169,11 @@ def view_controls(race):
                       format_func=MEASURES.get, key="seg_measure")
 
 
-def usm_formulas(model):
-    """The unigram model (Goldwater et al. 2009, §3) and the equations the samplers use, with
-    the current corpus's numbers."""
-    with st.expander("The model and its equations", icon=":material/function:"):
-        st.markdown("Words are drawn one after another from a Dirichlet process: after n words, "
-                    "of which n_w are w, the next word is w with probability")
-        st.latex(r"P(w \mid \text{previous words}) = \frac{n_w + \alpha_0 P_0(w)}{n + \alpha_0},"
-                 r"\qquad P_0(x_1 \dots x_M) = p_\#\,(1-p_\#)^{M-1}\,|\Sigma|^{-M}")
-        st.markdown("and each word ends its utterance or not, u of the n words so far having "
-                    "ended one:")
-        st.latex(r"P(\text{end}) = \frac{u + \rho/2}{n + \rho},\qquad "
-                 r"P(\text{not end}) = \frac{n - u + \rho/2}{n + \rho}")
-        st.markdown(f"Here α₀ = {model.alpha0:g}, p# = {model.p_boundary:g}, ρ = {model.rho:g} and "
-                    f"|Σ| = {len(model.alphabet)} symbols. The probability of a segmentation is "
-                    "the product of these predictive probabilities in corpus order (it does not "
-                    "depend on the order: the words are exchangeable).")
-        st.markdown("**TOKEN** (eq. 4 of Liang et al.) resamples one site s: with every other "
-                    "word counted (n^{−s}), the site joins its two words w₁w₂ or splits them:")
-        st.latex(r"\frac{p(b_s = 1 \mid \text{rest})}{p(b_s = 0 \mid \text{rest})} = "
-                 r"\frac{P(w_1 \mid n^{-s})\,P(\text{not end} \mid n^{-s})\,"
-                 r"P(w_2 \mid n^{-s} + w_1)\,P(e \mid n^{-s} + w_1)}"
-                 r"{P(w_1 w_2 \mid n^{-s})\,P(e \mid n^{-s})}")
-        st.markdown("where e is whether the last word ends its utterance, and n^{−s} + w₁ "
-                    "counts w₁ as one more word.")
-        st.markdown("**TYPE** takes the block S of sites with the same type (w₁, w₂, whether w₂ "
-                    "ends its utterance) that share no word, removes their words, and draws how "
-                    "many m of them are split (eqs. 7 and 9): every assignment with m splits has "
-                    "the same probability g(m), a product of rising factorials a^(k) = "
-                    "a(a+1)…(a+k−1),")
-        st.latex(r"p(m \mid \text{rest}) \propto \binom{|S|}{m}\,g(m),\qquad "
-                 r"g(m) = \frac{\prod_{w}\big(\alpha_0 P_0(w) + n^{-S}_w\big)^{(c_w(m))}\;"
-                 r"\prod_{e}\big(\rho/2 + n^{-S}_e\big)^{(c_e(m))}}"
-                 r"{(\alpha_0 + n^{-S})^{(c(m))}\;(\rho + n^{-S})^{(c(m))}}")
-        st.markdown("where c_w(m) counts the block's new occurrences of w ∈ {w₁, w₂, w₁w₂} "
-                    "(m of w₁ and of w₂, |S| − m of w₁w₂), c_e(m) its utterance ends and "
-                    "non-ends, and c(m) = |S| + m its words.")
-
-
-def bigram_formulas(model):
-    """The HDP bigram model (Goldwater et al. 2009, §5) as the engine implements it."""
-    with st.expander("The model and its equations", icon=":material/function:"):
-        st.markdown("Each word w is drawn given the previous word w′ (`$` at an utterance's "
-                    "start). The words following w′ are the customers of w′'s restaurant:")
-        st.latex(r"P(w \mid w') = \frac{n_{\langle w', w\rangle} + \alpha_1 P_1(w)}"
-                 r"{n_{\langle w' \rangle} + \alpha_1},\qquad "
-                 r"P_1(w) = \frac{t_w + \alpha_0 P_0(w)}{t + \alpha_0}")
-        st.latex(r"P_0(\$) = p_\$,\qquad P_0(x_1 \dots x_M) = (1 - p_\$)\,p_\#\,"
-                 r"(1-p_\#)^{M-1}\,|\Sigma|^{-M}")
-        st.markdown(f"where t_w counts the tables labelled w in all bigram restaurants and t "
-                    f"all tables: a new table in a bigram restaurant is a customer of the "
-                    f"shared unigram restaurant. Here α₀ = {model.alpha0:g}, α₁ = "
-                    f"{model.alpha1:g}, p# = {model.p_boundary:g}, p$ = {model.p_utterance:g}, "
-                    f"|Σ| = {len(model.alphabet)}; the tables are kept as a "
-                    f"{SEATINGS[model.seating]}. Every utterance ends with the word `$`.")
-        st.markdown("**TOKEN** (Goldwater et al.'s Gibbs sampler) takes away the site's "
-                    "customers — the one word w₁w₂, or w₁ and w₂, with the word after them "
-                    "as a customer in their context — draws the boundary from the two "
-                    "hypotheses' probabilities (each customer's table, new or existing, summed "
-                    "over), and seats the chosen hypothesis's customers again. **SENTENCE** "
-                    "proposes an utterance's segmentation by dynamic programming from the model "
-                    "with that utterance removed and accepts it by Metropolis-Hastings against "
-                    "the exact joint probability. There is no TYPE: see the Restaurants lesson.")
-
-
-FORMULAS = {"usm": usm_formulas, "bigram": bigram_formulas}
-
-
 # --- the page ---------------------------------------------------------------------------------
-through_app()
-st.title("Word segmentation")
-st.caption("The unigram and bigram models of Goldwater, Griffiths & Johnson (2009), sampled "
-           "from the same start (Liang, Jordan & Klein 2010, §5 and Fig. 5). A pass visits every "
-           "boundary site once (SENTENCE: every utterance once).")
-warm_engine()
+prologue("Word segmentation",
+         "The unigram and bigram models of Goldwater, Griffiths & Johnson (2009), sampled from "
+         "the same start (Liang, Jordan & Klein 2010, §5 and Fig. 5). A pass visits every "
+         "boundary site once (SENTENCE: every utterance once).", models=tuple(MODELS.values()))
 SETTINGS.restore()
 corpus, config = settings()
 race_page.follow_settings(KEY, corpus, config, make_model)
@@ -303,8 +188,7 @@ if "seg_race" in st.session_state:
     playback.live(KEY, draw_race)
     view_controls(race)
     playback.live(KEY, draw_segmentation, advances=False)
-    model = next(iter(race.runs.values())).model
-    FORMULAS[model.name](model)
+    show_formulas(next(iter(race.runs.values())).model)
     st.markdown(
         "#### What to look for\n"
         "- **TOKEN** flips one boundary at a time (eq. 4). From η = 1 every symbol is a word; "

@@ -6,8 +6,8 @@ import streamlit as st
 
 from engine.experiments import gao_johnson
 from engine.grid import BuiltModel
-from engine.live.grid_job import GridJob
 from ui import playback
+from ui.cluster import show_where_grids_run, start_grid
 from ui.grid_progress import rows_progress
 from ui.theme import label
 
@@ -114,18 +114,17 @@ def lesson():
 def grid_section(model, config):
     st.subheader("Their Figures 2–5 on this corpus")
     st.caption("Every estimator × their eight (α, α′) × several starts (η = 0, seeds from the "
-               "page's), on a local Dask cluster (or yours) in the background; for each estimator and "
-               "figure the best combination's mean over starts, beside their 24K-word × 17-state "
-               "column (WSJ, 17 coarse tags). The command line runs the full grid: "
-               "`python -m engine gj-grid --data FILE --iters 1000 --starts 3`.")
+               "page's), on Dask in the background; for each estimator and figure the best "
+               "combination's mean over starts, beside their 24K-word × 17-state column (WSJ, 17 "
+               "coarse tags). The command line runs the full grid: `python -m engine gj-grid "
+               "--data FILE --iters 1000 --starts 3`.")
     cols = st.columns(3)
     iterations = cols[0].number_input("Iterations per run", 10, 5_000, value=100, step=50,
                                       key="gj_grid_iters")
     starts = cols[1].number_input("Starts", 1, 10, value=1, key="gj_grid_starts")
     chosen = cols[2].multiselect("Estimators", GRID_ESTIMATORS, default=list(GRID_ESTIMATORS),
                                  format_func=label, key="gj_grid_estimators")
-    scheduler = st.text_input("Dask scheduler (optional)", key="gj_grid_scheduler",
-                              placeholder="tcp://host:8786 — empty: a local cluster, all cores")
+    show_where_grids_run()
     job = st.session_state.get("gj_grid_job")
     running = job is not None and job.running
     total = len(chosen) * len(gao_johnson.COMBINATIONS) * int(starts)
@@ -134,8 +133,7 @@ def grid_section(model, config):
                   disabled=running or not chosen):
         st.session_state.gj_playing = False  # the grid measures engine time: leave it the cores
         tasks = gao_johnson.grid(int(iterations), int(starts), tuple(chosen), seed=config["seed"])
-        st.session_state.gj_grid_job = GridJob(BuiltModel(model), tasks,
-                                               scheduler=scheduler.strip() or None, rows=True)
+        st.session_state.gj_grid_job = start_grid(BuiltModel(model), tasks, rows=True)
         st.session_state.gj_grid_shape = (int(starts), int(iterations), tasks[0].window)
         st.rerun()
     if running and row.button("Cancel", icon=":material/cancel:", key="gj_grid_cancel"):

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from engine.cli.race_plots import style
-from ui.segmentation import utterance_html
+from ui.kinds.segmentation import utterance_html
 
 WEIGHT_COLOUR = "#e07a5f"
 RESAMPLED_COLOUR = "#d1495b"

@@ -10,11 +10,14 @@ from ui.settings import Setting
 MAX_SEED = 2**32 - 1
 
 
-def race_settings(model_class, max_passes, samplers=None):
-    """The settings every race lesson has: the samplers (``samplers``, else every sampler the
-    model offers, by default; its mixtures offered too), η, the passes per run and the seed."""
-    return (Setting("samplers", samplers or model_class.samplers, tuple, "the samplers",
-                    choices=offered(model_class.samplers)),
+def race_settings(model_classes, max_passes, samplers=None):
+    """The settings every race lesson has: the samplers (any the models offer, their mixtures
+    too; by default ``samplers``, else every sampler of the first model), η, the passes per run
+    and the seed."""
+    choices = tuple(dict.fromkeys(name for cls in model_classes
+                                  for name in offered(cls.samplers)))
+    return (Setting("samplers", samplers or model_classes[0].samplers, tuple, "the samplers",
+                    choices=choices),
             Setting("eta", 1.0, float, "η", 0.0, 1.0),
             Setting("passes", 200, int, "the number of passes", 1, max_passes),
             Setting("seed", 0, int, "the seed", 0, MAX_SEED))

@@ -9,8 +9,16 @@ from engine.samplers import colour, label
 # hidden states are categories, not a scale: one distinct colour each (cycling past 48)
 STATE_COLOURS = qualitative.Dark24 + qualitative.Light24
 
-__all__ = ["EXACT_COLOUR", "colour", "colour_key", "label", "layout", "page_style",
-           "state_colour"]
+__all__ = ["EXACT_COLOUR", "ROW_FONT", "SITE_MARK", "colour", "colour_key", "label", "layout",
+           "mark_style", "page_style", "row_number", "state_colour"]
+
+# sites highlighted on the Type blocks page: (background, border) colours
+SITE_MARK = {
+    "pivot": ("#00798c", "#00505c"),
+    "block": ("#9fd8df", "#00798c"),
+    "conflict": ("#f6d8a8", "#e08e0b"),
+}
+ROW_FONT = "font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 1.05rem;"
 
 # On a phone (390 px) the lessons' play controls and first chart must share the first screen:
 # smaller titles and metric values, narrower margins, no keyboard hints (a phone has no keys)
@@ -56,3 +64,19 @@ def layout(fig, title=None, x=None, y=None, height=340):
     if y:
         fig.update_yaxes(title_text=y)
     return fig
+
+
+def mark_style(mark):
+    """CSS of a highlighted site: ``mark`` is (kind, "changed"?), kind one of SITE_MARK's; a
+    site the move changed gets a thick border, the pivot white text on its dark mark."""
+    background, border = SITE_MARK[mark[0]]
+    width = "3px" if "changed" in mark else "1px"
+    return (f"background:{background};border:{width} solid {border};"
+            + ("color:#fff;" if mark[0] == "pivot" else ""))
+
+
+def row_number(number):
+    """A unit's number at the start of its row (nothing when None)."""
+    if number is None:
+        return ""
+    return f"<span style='color:#999;display:inline-block;width:2.6em'>{number}</span>"

@@ -70,7 +70,7 @@ def test_their_combinations_set_both_priors_and_restart(open_page):
     model = at.session_state.gj_race.runs["em"].model
     assert (model.alpha, model.alpha_emit) == (0.0001, 0.1)
     assert iterations(at) == [0] * 6
-    at.radio(key="gj_decode").set_value("viterbi").run()
+    at.selectbox(key="gj_decode").set_value("viterbi").run()
     assert at.session_state.gj_race.runs["vb"].model.decode == "viterbi"
     assert not at.exception
 
@@ -78,7 +78,7 @@ def test_their_combinations_set_both_priors_and_restart(open_page):
 def test_a_link_restores_its_settings_and_a_bad_one_is_refused(open_page):
     at = open_page(PAGE, samplers="em,token", alpha="0.5", eta="1.0", axis="seconds")
     assert list(at.session_state.gj_race.runs) == ["em", "token"]
-    assert at.session_state.gj_config["alpha"] == 0.5
+    assert at.session_state.gj_race.runs["em"].model.alpha == 0.5
     assert "engine time (s)" in json.dumps([json.loads(c.proto.spec)
                                             for c in at.get("vega_lite_chart")])
     bad = open_page(PAGE, samplers="em,nope", alpha="-1")

@@ -15,10 +15,10 @@ PAGES = [
     ("pages/word_segmentation.py", "seg", [
         ("number_input", "seg_seed", 5), ("number_input", "seg_passes", 100),
         ("multiselect", "seg_samplers", ["token", "type"]), ("select_slider", "seg_speed", 10),
-        ("checkbox", "seg_skip", False), ("number_input", "seg_alpha", 0.001),
+        ("checkbox", "seg_skip", False), ("number_input", "seg_usm_alpha0", 0.001),
     ], "seg_step"),
     ("pages/tag_trajectories.py", "hmm", [
-        ("number_input", "hmm_seed", 3), ("number_input", "hmm_k", 4),
+        ("number_input", "hmm_seed", 3), ("number_input", "hmm_n_states", 4),
         ("number_input", "hmm_alpha_emit", 0.01), ("multiselect", "hmm_samplers",
                                                    ["token", "type"]),
         ("number_input", "hmm_passes", 50),

@@ -66,7 +66,7 @@ def test_settings_start_new_chains_and_bad_ones_keep_the_race(open_page):
     assert "Choose at least one sampler." in [e.value for e in at.error]
     assert passes(at) == [1] * 5
     at.multiselect(key="hmm_samplers").set_value(["token", "type"]).run()
-    at.number_input(key="hmm_k").set_value(4).run()
+    at.number_input(key="hmm_n_states").set_value(4).run()
     assert at.session_state.hmm_race.runs["token"].model.n_states == 4
     at.radio(key="hmm_source").set_value("synthetic").run()
     assert "synthetic HMM" in at.session_state.hmm_corpus.name

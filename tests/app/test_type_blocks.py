@@ -61,7 +61,7 @@ def test_reset_and_new_settings_start_over(open_page):
 def test_the_hmm_view_shows_a_binary_slice_of_a_tokens_type(open_page):
     at = open_page(PAGE)
     at.radio(key="tb_model").set_value("hmm").run()
-    at.number_input(key="tb_n_states").set_value(4).run()
+    at.number_input(key="tb_hmm_n_states").set_value(4).run()
     for _ in range(3):
         at.button(key="tb_ten").click().run()
     at.button(key="tb_step").click().run()

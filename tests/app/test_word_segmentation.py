@@ -75,7 +75,7 @@ def test_a_synthetic_corpus_and_new_settings_start_new_chains(open_page):
     assert "synthetic" in at.session_state.seg_corpus.name
     assert len(at.session_state.seg_corpus.utterances) == 100
     at.number_input(key="seg_eta").set_value(0.5).run()
-    at.number_input(key="seg_alpha").set_value(5.0).run()
+    at.number_input(key="seg_usm_alpha0").set_value(5.0).run()
     assert at.session_state.seg_config["eta"] == 0.5
     assert at.session_state.seg_race.runs["token"].model.alpha0 == 5.0
     assert not at.exception and not at.error
@@ -111,8 +111,8 @@ def test_the_bigram_model_races_its_three_samplers_with_its_own_settings(open_pa
         assert run.trace[-1]["loglik"] == pytest.approx(run.model.loglik_running(run.state))
         assert run.trace[-1]["tables"] > 0
     assert "segmentation, seating" in " ".join(m.help or "" for m in at.metric)
-    at.number_input(key="seg_b_alpha1").set_value(5.0).run()
-    at.radio(key="seg_seating").set_value("explicit").run()
+    at.number_input(key="seg_bigram_alpha1").set_value(5.0).run()
+    at.selectbox(key="seg_bigram_seating").set_value("explicit").run()
     model = next(iter(at.session_state.seg_race.runs.values())).model
     assert (model.alpha1, model.seating) == (5.0, "explicit") and passes(at) == [0] * 3
     at.radio(key="seg_model").set_value("usm").run()

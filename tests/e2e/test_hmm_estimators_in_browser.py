@@ -53,7 +53,7 @@ def test_their_combination_and_a_link_reopen_the_view(browser, page, app_url):
     page.get_by_role("option", name="0.0001, 0.1").click()
     page.wait_for_url(re.compile(r"[?&]alpha=0\.0001\b"))
     wait_idle(page)
-    expect(sidebar.get_by_role("spinbutton", name="α′ — emissions")).to_have_value("0.1")
+    expect(sidebar.get_by_role("spinbutton", name="α′, the emission prior")).to_have_value("0.1")
     expect(page.get_by_text(re.compile(r"\(α, α′\) = \(0\.0001, 0\.1\)"))).to_be_visible()
     link = page.url
     other = browser.new_context(viewport={"width": 1400, "height": 3200})
