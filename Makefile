@@ -1,4 +1,7 @@
-# make run   — set everything up and start the lab (Word segmentation opens on the built-in corpus)
+# make run   — set everything up and start the lab (Word segmentation opens on the built-in corpus);
+#              it answers at once: the kernels compile in the background, the page opened first
+#              first, each page showing its own progress; `make run TYPEBLOCKS_SCHEDULER=tcp://…`
+#              runs the pages' grids on that Dask cluster (docs/command-line.md)
 # make test  — set everything up and run every test, browser tests included
 # make bench — the benchmark table (python -m benchmarks)
 PYTHON ?= python3
@@ -8,8 +11,6 @@ BIN := $(VENV)/bin
 .PHONY: run test bench chromium
 
 run: $(VENV)/.runtime
-	@echo "Preparing the sampler engine (compiled once per machine and engine version; later starts take seconds)…"
-	$(BIN)/python -m engine warm
 	$(BIN)/python -m streamlit run app.py
 
 # The kernels are compiled first, in parallel (engine warm), so no page test waits on them.

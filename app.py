@@ -1,10 +1,15 @@
-"""Typeblocks: the entry point. Page configuration and navigation, nothing else."""
+"""Typeblocks: the entry point. Page configuration and navigation, and the background compile
+of the kernels started on the first visit."""
 import streamlit as st
 
 from ui.theme import page_style
+from ui.warmup import start_compiler
 
 st.set_page_config(page_title="Typeblocks", page_icon=":material/view_module:", layout="wide")
 page_style()
+# in the background, at once: a page that needs kernels asks for its own to come first (Home,
+# which needs none, is drawn meanwhile)
+start_compiler()
 st.navigation([
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/toy_posterior.py", title="Toy posterior", icon=":material/stacked_line_chart:"),

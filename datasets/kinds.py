@@ -69,11 +69,12 @@ def register(kind):
 
 
 def kinds():
-    """{name: Kind} of every kind of data, importing every module of datasets/ first."""
+    """{name: Kind} of every kind of data, by name, importing every module of datasets/ first
+    (by name too: the order in which other code imported them must not show)."""
     for module in pkgutil.iter_modules(datasets.__path__):
         if not module.ispkg:
             importlib.import_module(f"datasets.{module.name}")
-    return dict(_KINDS)
+    return dict(sorted(_KINDS.items()))
 
 
 def get(name):

@@ -7,10 +7,18 @@ file: any edit starts a fresh cache, and an unchanged engine loads its kernels i
 ``TYPEBLOCKS_CACHE_ROOT`` moves that folder's parent elsewhere (several checkouts or processes
 editing the engine at once each keep their own, instead of wiping each other's).
 
-Old cache folders are removed, and only they: a folder is removed only if its name is a source
-digest and it holds the marker file this module writes. A root set to a folder that holds
-anything else (even the project itself, as an empty TYPEBLOCKS_CACHE_ROOT once meant) keeps it.
+The hash is taken once per process tree: a process exports it (``TYPEBLOCKS_ENGINE_DIGEST``,
+beside a stamp of every source file's size and modification time) and its children — chain
+workers, compile workers, test subprocesses — reuse it while their stamp, which reads no file,
+agrees. A file edited since the parent hashed changes the stamp, and the child hashes again.
+
+Old cache folders are removed only by the warm command and the background compiler
+(``remove_old_caches``), never on import, and only they: a folder is removed only if its name
+is a source digest and it holds the marker file this module writes. A root set to a folder that
+holds anything else (even the project itself, as an empty TYPEBLOCKS_CACHE_ROOT once meant)
+keeps it.
 """
+import functools
 import hashlib
 import os
 import re
@@ -22,14 +30,45 @@ _ENGINE = Path(__file__).resolve().parent
 _CACHES = Path(os.environ.get("TYPEBLOCKS_CACHE_ROOT") or _ENGINE.parent / ".numba-cache")
 _DIGEST = re.compile(r"[0-9a-f]{16}")
 _MARKER = "typeblocks-numba-cache"
+_INHERITED = "TYPEBLOCKS_ENGINE_DIGEST"  # "STAMP DIGEST", exported for this process's children
+
+
+def _source_files():
+    return sorted(_ENGINE.rglob("*.py"))
 
 
 def _source_digest():
     digest = hashlib.sha1()
-    for path in sorted(_ENGINE.rglob("*.py")):
+    for path in _source_files():
         digest.update(path.relative_to(_ENGINE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _source_stamp():
+    """Where the engine is and every source file's size and modification time: an edit changes
+    it, and taking it opens no file."""
+    stamp = hashlib.sha1(str(_ENGINE).encode())
+    for path in _source_files():
+        info = path.stat()
+        stamp.update(f"{path.relative_to(_ENGINE).as_posix()} {info.st_size} "
+                     f"{info.st_mtime_ns}\n".encode())
+    return stamp.hexdigest()[:16]
+
+
+@functools.cache
+def version():
+    """This engine's version: a digest of every engine source file, taken once per process
+    tree (a parent's is reused while no source file changed since). Two processes run the same
+    engine exactly when their versions agree (a cluster's workers are checked with it:
+    engine.grid.check_cluster)."""
+    # the stamp before the hash: a file edited in between gives a stamp that no child matches
+    stamp = _source_stamp()
+    parent_stamp, _, digest = os.environ.get(_INHERITED, "").partition(" ")
+    if parent_stamp != stamp or _DIGEST.fullmatch(digest) is None:
+        digest = _source_digest()
+        os.environ[_INHERITED] = f"{stamp} {digest}"
+    return digest
 
 
 def _is_old_cache(path, current):
@@ -37,14 +76,27 @@ def _is_old_cache(path, current):
             and (path / _MARKER).is_file())
 
 
+def remove_old_caches():
+    """Remove the cache folders of other engine versions under the cache root (only folders
+    named by a digest and holding the marker); nothing when the user chose NUMBA_CACHE_DIR."""
+    if "NUMBA_CACHE_DIR" in os.environ or not _CACHES.is_dir():
+        return
+    current = _CACHES / version()
+    for old in _CACHES.iterdir():
+        if _is_old_cache(old, current):
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def cache_folder():
+    """The folder Numba keeps this engine's compiled kernels in."""
+    from numba.core import config
+    return Path(config.CACHE_DIR)
+
+
 def _use_versioned_cache():
     if "NUMBA_CACHE_DIR" in os.environ:
         return  # the user chose a folder: leave it alone
-    folder = _CACHES / _source_digest()
-    if _CACHES.is_dir():
-        for old in _CACHES.iterdir():
-            if _is_old_cache(old, folder):
-                shutil.rmtree(old, ignore_errors=True)
+    folder = _CACHES / version()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / _MARKER).touch()
     from numba.core import config

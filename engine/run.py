@@ -35,6 +35,16 @@ def _warm(model_class, sampler):
     run.sweep()
 
 
+@cache
+def warm_shared(model_class):
+    """Load (or compile) once per process the kernels every sampler of this model uses — its
+    initial state, and a trace row's log-likelihood and measures — on its tiny instance. The
+    background compiler runs it before the samplers' own, so that their jobs, in parallel, do
+    not each compile these again."""
+    tiny = model_class.tiny()
+    Run(tiny, tiny.samplers[0], seed=0, total_sweeps=2, warm_kernels=False)
+
+
 def warm(model, sampler=None):
     """Warm the kernels a Run of ``sampler`` on ``model`` uses (every sampler it offers when
     sampler is None)."""

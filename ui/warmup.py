@@ -20,7 +20,7 @@ def _compiler():
 
 def start_compiler():
     """Compile every model's kernels in the background, without waiting, and without moving the
-    models a page asked for from the front (app.py calls it once a page has been drawn)."""
+    models a page asked for from the front (app.py calls it on every visit)."""
     _compiler().start()
 
 

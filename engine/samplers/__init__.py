@@ -10,8 +10,9 @@ different temperature schedules; TYPE and TYPE-greedy are one class with a flag;
 blocked Metropolis-Hastings. All are written once against the model interface
 (engine.kernels.interface), so a new model brings no sampler code of its own. A *population*
 (the particle filter) reads the observations once, in order, with N weighted particles
-(engine.samplers.particle); a model offers it by listing it in ``populations`` and giving
-``particles(**settings)``, its side of the filter.
+(engine.samplers.particle); a model offers it by claiming the Population role
+(engine.models.protocol): listing it in ``populations`` and giving ``particles(**settings)``,
+its side of the filter.
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -157,7 +158,7 @@ def make_filter(model, n_particles, seed, name="particle", particles=None, **set
     arguments of the model's ``particles`` (e.g. {"phi": 0.02}); settings: the filter's
     (threshold, resampling, greedy, …; engine.samplers.particle.ParticleFilter)."""
     chosen = entry(name)
-    if chosen.kind != "population" or name not in getattr(model, "populations", ()):
+    if chosen.kind != "population" or name not in model.populations:
         raise ValueError(f"the {model.name} model has no {chosen.label}")
     return chosen.build(model.particles(**(particles or {})), n_particles, seed, **settings)
 

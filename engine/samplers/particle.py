@@ -11,15 +11,9 @@ estimate of the probability of the observations read so far (kept in log space).
 DPS is this filter with one particle; DPM (``greedy``) takes each observation's most probable
 analysis under Q instead of drawing it.
 
-The model side is an object with these members (engine.models.segmentation.populations has two):
-``n_observations``; ``length(u)`` (the observation's size); ``draws(u)`` (uniforms a particle
-needs for observation u: they come from the filter's Generator, so a run is reproducible
-whatever the number of threads);
-``model`` (a registered model: its tiny instance warms the kernels); ``warm()`` (run any
-kernel a filter on a tiny corpus would not reach); ``new(n)``; ``make_room(parts, u)`` (the particles, grown if observation u might not fit);
-``buffers()``; ``propagate(parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo,
-bounds)``; ``copy(parts, sources, targets, read)``; ``log_joint(parts)``; ``evaluate(parts, l, rng,
-buffers)`` → the measures of §6.1 for particle l.
+The model side is the population its ``particles()`` gives (the Population role): an object with
+the members of engine.models.protocol.ParticlePopulation, and of RejuvenatingPopulation when its
+particles take rejuvenation moves (engine.models.segmentation.populations has two).
 """
 import math
 import os

@@ -99,21 +99,26 @@ def test_status_counts_a_model_s_jobs_done_failed_and_running():
 
 
 def test_the_page_opened_first_compiles_first_and_a_request_comes_next(tmp_path):
-    """A cold compiler, one worker, started for the toy, asked at once for the HMM: the toy's
-    shared job (started before the request was read) then the HMM's, not the toy's samplers."""
+    """A cold compiler on one worker, started for no page (as app.py does): the HMM, asked for
+    at once by the page opened first, before the toy, first in the registry; the toy, asked
+    for after the HMM's shared job, right after the HMM job then running."""
     compiler = subprocess.Popen(
-        [sys.executable, "-m", "engine.live.compiler", "--workers", "1", "toy"], cwd=ROOT,
+        [sys.executable, "-m", "engine.live.compiler", "--workers", "1"], cwd=ROOT,
         env=cold_environment(tmp_path), stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         compiler.stdin.write("hmm\n")
         compiler.stdin.flush()
-        said = jobs_reported(compiler.stderr, 2)
+        first = jobs_reported(compiler.stderr, 1)
+        compiler.stdin.write("toy\n")
+        compiler.stdin.flush()
+        then = jobs_reported(compiler.stderr, 2)
     finally:
         compiler.stdin.close()  # its input closed: it stops, its workers too
         compiler.wait(timeout=60)
-    assert said == ["toy shared kernels ready", "hmm shared kernels ready"]
+    assert first + then == ["hmm shared kernels ready", "hmm TOKEN, TOKEN-anneal ready",
+                            "toy shared kernels ready"]
     record = progress_record(tmp_path)
-    assert list(record["done"])[:2] == ["toy:shared", "hmm:shared"]
+    assert list(record["done"]) == ["hmm:shared", "hmm:samplers:token:anneal", "toy:shared"]
     assert record["running"] == [] and record["failed"] == {}
 
 

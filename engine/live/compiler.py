@@ -1,0 +1,401 @@
+"""The background compiler: every model's kernels compiled into Numba's cache by worker
+processes, the models a page needs first, so that the app answers at once and its server
+process only loads kernels from the cache.
+
+Jobs. A model's kernels compile in jobs: first those every sampler of it shares (its initial
+state and a trace row: ``engine.run.warm_shared``), then one job per group of samplers calling
+the same model-interface functions (TOKEN with TOKEN-anneal, TYPE with TYPE-greedy), one for
+its population samplers and one for its lesson's own kernels. A model's other jobs wait for
+its shared job: started beside it, each would compile the shared kernels again.
+
+Order. Jobs run model by model in the registry's order, the models a page waits for first:
+``prioritise`` moves a model's pending jobs to the front when a page asks for it (jobs running
+finish where they are), and while a page's jobs are pending no other model's job starts.
+
+Progress. After each job starts or ends, the compiler records the jobs done (their seconds),
+failed (their error) and running in ``compile-progress.json`` in the versioned cache folder
+(engine.cache_folder): every page reads it, and a later server start skips the jobs done.
+
+Two ways to run it: ``compile_kernels`` in the warm command (blocks, a line per job on
+stderr), and ``BackgroundCompiler`` in the app server, which starts
+``python -m engine.live.compiler [--workers W] [MODEL …]`` (the models a page waits for): it
+reads from its standard input lines naming more such models, and stops (its workers too) when
+that closes or every job is done.
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from pathlib import Path
+
+import numba
+
+import engine
+from engine import samplers
+from engine.models import registry
+from engine.models.protocol import Lesson
+from engine.run import warm, warm_shared
+from engine.samplers import particle
+
+PROGRESS_FILE = "compile-progress.json"
+NICENESS = 5  # below the server, which draws the pages; above the live races' chain workers
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Job:
+    """Some of a model's kernels: kind "shared", "samplers" or "population" (those of the
+    chain or population ``samplers``), or "lesson"."""
+
+    model: str
+    kind: str
+    samplers: tuple = ()
+
+    @property
+    def key(self):
+        return ":".join((self.model, self.kind, *self.samplers))
+
+    def describe(self):
+        named = ", ".join(samplers.label(name) for name in self.samplers)
+        return f"{self.model} {named or {'shared': 'shared kernels'}.get(self.kind, self.kind)}"
+
+
+def model_jobs(model_class):
+    """The jobs that compile every kernel of ``model_class``, its shared job first."""
+    groups = {}  # samplers calling the same interface functions share their kernels
+    for name in model_class.samplers:
+        groups.setdefault(samplers.entry(name).needs, []).append(name)
+    jobs = [Job(model_class.name, "shared")]
+    jobs += [Job(model_class.name, "samplers", tuple(group)) for group in groups.values()]
+    if model_class.populations:
+        jobs.append(Job(model_class.name, "population", tuple(model_class.populations)))
+    if Lesson in model_class.roles:
+        jobs.append(Job(model_class.name, "lesson"))
+    return jobs
+
+
+def jobs_of(names):
+    """Every job of the models ``names``, model by model in that order."""
+    return [job for name in names for job in model_jobs(registry.get(name))]
+
+
+def run_job(job):
+    """Compile (or load from the cache) one job's kernels in this process; its seconds."""
+    started = time.perf_counter()
+    model_class = registry.get(job.model)
+    if job.kind == "shared":
+        warm_shared(model_class)
+    elif job.kind == "samplers":
+        tiny = model_class.tiny()
+        for name in job.samplers:
+            warm(tiny, name)
+    elif job.kind == "population":
+        particle.warm(model_class)
+    else:
+        model_class.tiny().warm_lesson()
+    return time.perf_counter() - started
+
+
+def warm_model(model_class):
+    """Load (or compile) every kernel of ``model_class`` in this process: what its jobs compile."""
+    for job in model_jobs(model_class):
+        run_job(job)
+
+
+class JobQueue:
+    """The jobs not started yet, in the order they will start, those running, and the models
+    a page waits for (``wanted``)."""
+
+    def __init__(self, jobs, wanted=()):
+        self.pending = list(jobs)
+        self.running = set()
+        self.wanted = set()
+        self.prioritise(wanted)
+
+    def prioritise(self, names):
+        """Put the pending jobs of the models ``names`` first, in that order: a page waits for
+        them."""
+        first = [job for name in names for job in self.pending if job.model == name]
+        self.pending = first + [job for job in self.pending if job not in first]
+        self.wanted.update(names)
+
+    def take(self):
+        """The first pending job that may start (now running), or None. A model's shared job
+        runs first, alone; and while a page waits for a model whose other jobs wait for its
+        shared one, a free worker waits too rather than start another model's job, which
+        could keep it long after the shared job is done."""
+        waiting = {job.model for job in [*self.pending, *self.running] if job.kind == "shared"}
+        held = any(job.model in self.wanted for job in self.pending)
+        for job in self.pending:
+            if held and job.model not in self.wanted:
+                return None
+            if job.kind == "shared" or job.model not in waiting:
+                self.pending.remove(job)
+                self.running.add(job)
+                return job
+        return None
+
+    def finish(self, job):
+        self.running.discard(job)
+
+    def __bool__(self):
+        return bool(self.pending or self.running)
+
+
+class ProgressFile:
+    """``compile-progress.json``: the jobs done ({key: seconds}), failed ({key: error}) and
+    running ([key]) for this engine version (the cache folder's), Numba and Python."""
+
+    def __init__(self, folder):
+        self.path = Path(folder) / PROGRESS_FILE
+        self.versions = f"Numba {numba.__version__}, Python {platform.python_version()}"
+
+    def read(self):
+        try:
+            record = json.loads(self.path.read_text())
+        except (OSError, ValueError):  # none yet, or half written by another version
+            record = {}
+        if record.get("versions") != self.versions:  # its kernels do not load in this one
+            record = {}
+        return {"done": record.get("done", {}), "failed": record.get("failed", {}),
+                "running": record.get("running", [])}
+
+    def write(self, done, failed, running):
+        """Record these, keeping the jobs another compiler has done meanwhile."""
+        record = {"versions": self.versions, "done": {**self.read()["done"], **done},
+                  "failed": failed, "running": running}
+        partial = self.path.with_name(f"{PROGRESS_FILE}.{os.getpid()}")
+        partial.write_text(json.dumps(record, indent=1))
+        os.replace(partial, self.path)  # readers see the old record or the new, never half
+
+
+@dataclass
+class Status:
+    """How far the jobs of some models are: ``done`` and ``failed`` ({key: error}) of
+    ``total``, the descriptions of those running now, and why the compiler stopped before
+    them ("" while it runs or once they are all finished)."""
+
+    done: int
+    failed: dict
+    total: int
+    running: list
+    stopped: str = ""
+
+    @property
+    def finished(self):
+        return self.done + len(self.failed) == self.total or bool(self.stopped)
+
+
+def status(names, record=None):
+    """The Status of the models ``names`` (record: a ProgressFile's read(); default: read it)."""
+    record = record or ProgressFile(engine.cache_folder()).read()
+    jobs = jobs_of(names)
+    keys = {job.key for job in jobs}
+    return Status(done=sum(job.key in record["done"] for job in jobs),
+                  failed={key: error for key, error in record["failed"].items() if key in keys},
+                  total=len(jobs),
+                  running=[job.describe() for job in jobs if job.key in record["running"]])
+
+
+class Worker:
+    """A forked process that runs the jobs it is sent, one at a time."""
+
+    def __init__(self, context):
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs,), daemon=True)
+        self.process.start()
+        theirs.close()
+        self.job = None
+
+    def start(self, job):
+        self.job = job
+        self.connection.send(job)
+
+    def outcome(self):
+        """("done", seconds) or ("failed", error) of the job it ran (it has ended)."""
+        try:
+            return self.connection.recv()
+        except EOFError:  # it died (a crash in LLVM, or killed) before answering
+            self.process.join()
+            return "failed", f"the compile worker died (exit status {self.process.exitcode})"
+
+    def stop(self):
+        self.process.terminate()
+        self.process.join()
+
+
+def _serve(connection):
+    while True:
+        job = connection.recv()
+        try:
+            connection.send(("done", run_job(job)))
+        except Exception as err:  # noqa: BLE001 — reported to the pages that wait for it
+            connection.send(("failed", f"{type(err).__name__}: {err}"))
+
+
+class Compiler:
+    """Runs jobs on ``workers`` forked processes, in the queue's order, recording progress.
+
+    wanted: the models a page waits for, first; requests: a file descriptor whose lines name
+    more such models (None: no requests); report(job, outcome, detail): called after each job
+    (outcome "done" or "failed")."""
+
+    def __init__(self, jobs, workers, wanted=(), requests=None, report=None):
+        self.queue = JobQueue(jobs, wanted)
+        self.workers = min(workers, len(jobs))
+        self.requests, self.unread = requests, b""
+        self.report = report or (lambda job, outcome, detail: None)
+        self.progress = ProgressFile(engine.cache_folder())
+        self.done, self.failed = {}, {}
+        self.context = multiprocessing.get_context("fork")  # workers start with the engine loaded
+
+    def run(self):
+        """Run every job (until the requests close); ({key: seconds} done, {key: error} failed)."""
+        pool = [Worker(self.context) for _ in range(self.workers)]
+        try:
+            reading = self._wait(pool, timeout=0)  # requests sent while this process started
+            while reading and self.queue:
+                self._start_jobs(pool)
+                reading = self._wait(pool)
+        finally:
+            for worker in pool:
+                worker.stop()
+            self.progress.write(self.done, self.failed, running=[])
+        return self.done, self.failed
+
+    def _start_jobs(self, pool):
+        for worker in pool:
+            job = worker.job is None and self.queue.take()
+            if job:
+                worker.start(job)
+        self.progress.write(self.done, self.failed,
+                            running=[w.job.key for w in pool if w.job is not None])
+
+    def _wait(self, pool, timeout=None):
+        """Wait for a job to end or a request to come (at most ``timeout`` seconds); False when
+        the requests have closed."""
+        busy = {w.connection: w for w in pool if w.job is not None}
+        busy.update({w.process.sentinel: w for w in busy.values()})
+        ready = wait([*busy, *([self.requests] if self.requests is not None else [])], timeout)
+        for worker in {busy[r] for r in ready if r in busy}:
+            self._finish(worker, pool)
+        return self.requests not in ready or self._read_requests()
+
+    def _finish(self, worker, pool):
+        job, (outcome, detail) = worker.job, worker.outcome()
+        (self.done if outcome == "done" else self.failed)[job.key] = detail
+        self.queue.finish(job)
+        worker.job = None
+        if not worker.process.is_alive():
+            pool[pool.index(worker)] = Worker(self.context)
+        self.report(job, outcome, detail)
+
+    def _read_requests(self):
+        data = os.read(self.requests, 4096)
+        if not data:
+            return False
+        *lines, self.unread = (self.unread + data).split(b"\n")
+        for line in lines:
+            self.queue.prioritise(line.decode().split())
+        return True
+
+
+def print_report(job, outcome, detail):
+    """A job's line on stderr: how long it took, or why it failed."""
+    said = f"ready in {detail:.1f} s" if outcome == "done" else f"FAILED: {detail}"
+    print(f"  {job.describe()} {said}", file=sys.stderr, flush=True)
+
+
+def jobs_to_do(names):
+    """The jobs of the models ``names`` not done before for this engine version, once other
+    versions' cache folders are removed (only a compiler removes them, never an import)."""
+    engine.remove_old_caches()
+    done = ProgressFile(engine.cache_folder()).read()["done"]
+    return [job for job in jobs_of(names) if job.key not in done]
+
+
+def compile_kernels(names, workers):
+    """Compile every kernel of the models ``names`` into Numba's cache on ``workers``
+    processes, a line per job on stderr (the warm command; jobs done before are skipped).
+    Returns {job key: error} of the failed."""
+    jobs = jobs_to_do(names)
+    return Compiler(jobs, workers, report=print_report).run()[1] if jobs else {}
+
+
+class BackgroundCompiler:
+    """The app server's compiler process (one per server), started when a page asks for
+    models whose kernels are not all compiled, and restarted if it ended before them."""
+
+    def __init__(self, workers=None):
+        self.workers = workers or os.cpu_count() or 1
+        self.process = None
+        self.lock = threading.Lock()
+
+    def start(self):
+        """Compile every model's kernels, no page waiting, unless they are compiled or the
+        compiler runs already (keeping its order: the models a page asked for first)."""
+        with self.lock:
+            if not self._running() and not status(list(registry.models())).finished:
+                self._start(wanted=())
+
+    def request(self, names):
+        """Compile the models ``names`` first (starting the compiler if need be)."""
+        with self.lock:
+            if status(names).finished:
+                return
+            if not self._running():
+                self._start(names)
+                return
+            try:
+                self.process.stdin.write(" ".join(names).encode() + b"\n")
+                self.process.stdin.flush()
+            except BrokenPipeError:  # it has just ended: start it again
+                self._start(names)
+
+    def status(self, names):
+        """The Status of ``names``; a compiler that ended before them is started again, one
+        that crashed says so in ``stopped`` (the page then compiles them itself, and shows the
+        error if there is one)."""
+        with self.lock:
+            now = status(names)
+            if now.finished or self._running():
+                return now
+            if self.process is not None and self.process.returncode != 0:
+                now.stopped = (f"the background compiler stopped (exit status "
+                               f"{self.process.returncode})")
+                return now
+            self._start(names)
+            return now
+
+    def _running(self):
+        return self.process is not None and self.process.poll() is None
+
+    def _start(self, wanted):
+        path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "engine.live.compiler", "--workers", str(self.workers),
+             *wanted], stdin=subprocess.PIPE, cwd=ROOT, env={**os.environ, "PYTHONPATH": path})
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m engine.live.compiler",
+                                     description="compile the models' kernels in the background")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("wanted", nargs="*", help="models a page waits for: compiled first")
+    args = parser.parse_args(argv)
+    os.nice(NICENESS)
+    jobs = jobs_to_do(registry.models())
+    if jobs:
+        Compiler(jobs, args.workers, wanted=args.wanted, requests=sys.stdin.fileno(),
+                 report=print_report).run()
+
+
+if __name__ == "__main__":
+    main()
