@@ -13,6 +13,7 @@ from ui import charts, gj_figures, playback, race_page
 from ui.kinds.registry import picker_of
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
+from ui.warmup import warm_samplers
 from ui.settings import PageSettings, Setting
 from ui.theme import label
 
@@ -154,9 +155,10 @@ prologue("HMM estimators",
          "Bayes, and Gibbs samplers that are explicit (they sample the probabilities θ, φ) or "
          "collapsed (they integrate them out), pointwise (a token at a time) or blocked (a "
          "sentence at a time). Here all six start from the same tagging. An iteration is one "
-         "E- and M-step, or one pass over the corpus.", models=(HmmModel,))
+         "E- and M-step, or one pass over the corpus.")
 SETTINGS.restore()
 corpus, config = settings()
+warm_samplers(HmmModel, config["samplers"])
 race_page.follow_settings(KEY, corpus, config, make_model)
 
 if "gj_race" in st.session_state:

@@ -6,7 +6,7 @@ from engine.models import registry
 from ui.page import prologue
 from ui.theme import colour_key
 
-prologue("Typeblocks", models=())  # Home runs no kernel
+prologue("Typeblocks")  # Home runs no kernel
 st.markdown(
     "**An interactive lab for why some MCMC samplers for Bayesian NLP models get stuck and "
     "others don't.** Every sampler here runs step by step in a compiled engine while you "

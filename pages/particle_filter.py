@@ -24,6 +24,7 @@ from ui.grid_progress import rows_progress
 from ui.kinds.segmentation import VIEW, legend
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
+from ui.warmup import warm_samplers
 from ui.particle_view import (GENEALOGY_PARTICLES, ess_chart, genealogy_chart, particle_cards,
                               weights_chart, z_chart)
 from ui.settings import PageSettings, Setting
@@ -104,7 +105,9 @@ def settings():
         SETTINGS.preset_picker()
         corpus = PICKER.choose(KEY)
         st.radio("Model", list(MODELS), format_func=lambda n: MODELS[n].label, key="pf_model")
-        model_class = MODELS[s.pf_model]
+    model_class = MODELS[s.pf_model]
+    warm_samplers(model_class, ("particle",))  # before its population is built below
+    with st.sidebar:
         with st.expander("Model settings"):
             options = OPTIONS.widgets(SETTINGS, model_class)
             particle_options = PARTICLE_OPTIONS.widgets(SETTINGS, model_class)
@@ -403,7 +406,7 @@ def versus_figure(points, lines, column, title):
 prologue("Particle filter",
          "Word segmentation learned online: N weighted particles read the utterances once, in "
          "order, each drawing a segmentation from its own frozen model (Börschinger & Johnson "
-         "2011; rejuvenation: 2012).", models=tuple(MODELS.values()))
+         "2011; rejuvenation: 2012).")
 SETTINGS.restore()
 filter_config = settings()
 follow_settings(filter_config)

@@ -13,6 +13,7 @@ from engine.models.bigram.model import BigramModel
 from ui import playback
 from ui.corpus_choice import UPLOAD_NOTE
 from ui.page import prologue
+from ui.warmup import warm_samplers
 from ui.restaurant_view import (explicit_text, figure_two, histogram_text, restaurant_html,
                                 tables_path)
 from ui.settings import PageSettings, Setting
@@ -242,9 +243,10 @@ def figure_formulas():
 prologue("Restaurants",
          "The Chinese restaurant behind the Dirichlet and Pitman-Yor processes, its two seating "
          "representations, and why hierarchical models must count their tables (Blunsom, Cohn, "
-         "Goldwater & Johnson 2009).", models=(BigramModel,))  # Figure 2's circles
+         "Goldwater & Johnson 2009).")
 SETTINGS.restore()
 restaurant_config, word_corpus = settings()
+warm_samplers(BigramModel, lesson=True)  # the restaurant, and Figure 2's circles
 follow_settings(restaurant_config)
 if "rest_race" in st.session_state:
     playback.controls(KEY, on_reset=lambda: start(st.session_state.rest_config), wording=STEP)

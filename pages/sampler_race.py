@@ -25,6 +25,7 @@ from ui.cluster import show_where_grids_run, start_grid
 from ui.kinds.registry import every_picker_settings, picker_of, view_or_stop
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
+from ui.warmup import warm_samplers
 from ui.settings import PageSettings, Setting
 from ui.theme import label
 
@@ -524,6 +525,7 @@ prologue("Sampler race",
          "processes on every core; this page only reads their traces.")
 SETTINGS.restore()
 model_class, corpus, config = settings()
+warm_samplers(model_class, config["samplers"])  # also what its chain workers load
 used = corpus_in_use(model_class, corpus, config["first"])
 if not config["samplers"]:
     st.error("Choose at least one sampler.")

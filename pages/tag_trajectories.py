@@ -14,6 +14,7 @@ from ui import charts, playback, race_page
 from ui.kinds.registry import picker_of
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
+from ui.warmup import warm_samplers
 from ui.settings import PageSettings, Setting
 from ui.theme import label
 
@@ -216,9 +217,10 @@ def formulas(model):
 prologue("HMM tag trajectories",
          "The Bayesian HMM for part-of-speech induction (Gao & Johnson 2008), sampled five ways "
          "from the same tagging (Liang, Jordan & Klein 2010, §5, Fig. 5a). A pass visits every "
-         "token once (SENTENCE: every sentence once).", models=(HmmModel,))
+         "token once (SENTENCE: every sentence once).")
 SETTINGS.restore()
 corpus, config = settings()
+warm_samplers(HmmModel, config["samplers"])
 race_page.follow_settings(KEY, corpus, config, make_model, record_values=True)
 
 if "hmm_race" in st.session_state:

@@ -12,6 +12,7 @@ from engine.run import Race
 from ui import playback, race_page
 from ui.charts import show, traces
 from ui.page import prologue
+from ui.warmup import warm_samplers
 from ui.settings import PageSettings, Setting
 from ui.theme import EXACT_COLOUR, colour, label, layout
 
@@ -214,12 +215,13 @@ def explanation(model):
 # --- the page ---------------------------------------------------------------------------------
 prologue("Toy posterior: n copies of `ab`",
          "Liang, Jordan & Klein (2010), §2. Each copy of `ab` is either one word `ab` (z = 0) "
-         "or two words `a b` (z = 1); m counts the split copies.", models=(ToyModel,))
+         "or two words `a b` (z = 1); m counts the split copies.")
 SETTINGS.restore()
 if "toy_n_before" not in st.session_state and "n" in st.query_params and \
         "m" not in st.query_params:
     st.session_state.toy_m = st.session_state.toy_n  # a link with n alone: start at m = n
 config = settings()
+warm_samplers(ToyModel, config["samplers"], lesson=True)
 issues = problems(config)
 if issues:
     for text in issues:

@@ -16,6 +16,7 @@ from ui.kinds import tagging
 from ui.kinds.registry import view_or_stop, views
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
+from ui.warmup import warm_samplers
 from ui.settings import PageSettings, Setting
 from ui.theme import SITE_MARK, colour, layout
 
@@ -266,9 +267,10 @@ def formulas(move):
 # --- the page ---------------------------------------------------------------------------------
 prologue("Type blocks", "Liang, Jordan & Klein (2010), §4: a TYPE move gathers the sites that "
                         "share the pivot's type — the same words on either side — and resamples "
-                        "them jointly.", models=tuple(MODELS.values()))
+                        "them jointly.")
 SETTINGS.restore()
 config = settings()
+warm_samplers(MODELS[config["model"]], ("type", "token"))  # TOKEN: its conditional beside
 if config != st.session_state.get("tb_config"):
     start(config)
 lab = controls(st.session_state.tb)

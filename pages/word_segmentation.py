@@ -15,6 +15,7 @@ from ui import playback, race_page
 from ui.kinds.segmentation import VIEW, legend, utterance_html
 from ui.models import ModelOptions, build_model, show_formulas
 from ui.page import prologue
+from ui.warmup import warm_samplers
 from ui.settings import PageSettings, Setting
 from ui.theme import label
 
@@ -173,9 +174,10 @@ def view_controls(race):
 prologue("Word segmentation",
          "The unigram and bigram models of Goldwater, Griffiths & Johnson (2009), sampled from "
          "the same start (Liang, Jordan & Klein 2010, §5 and Fig. 5). A pass visits every "
-         "boundary site once (SENTENCE: every utterance once).", models=tuple(MODELS.values()))
+         "boundary site once (SENTENCE: every utterance once).")
 SETTINGS.restore()
 corpus, config = settings()
+warm_samplers(MODELS[config["model"]], config["samplers"])
 race_page.follow_settings(KEY, corpus, config, make_model)
 
 if "seg_race" in st.session_state:

@@ -8,9 +8,10 @@ the same model-interface functions (TOKEN with TOKEN-anneal, TYPE with TYPE-gree
 its population samplers and one for its lesson's own kernels. A model's other jobs wait for
 its shared job: started beside it, each would compile the shared kernels again.
 
-Order. Jobs run model by model in the registry's order, the models a page waits for first:
-``prioritise`` moves a model's pending jobs to the front when a page asks for it (jobs running
-finish where they are), and while a page's jobs are pending no other model's job starts.
+Order. Jobs run model by model in the registry's order, the jobs a page waits for first: a
+page asks for the jobs its settings need (``jobs_for``: the model it shows, the samplers it
+runs, its lesson's kernels), ``prioritise`` moves them to the front (jobs running finish where
+they are), and while a page's jobs are pending no other job starts.
 
 Progress. After each job starts or ends, the compiler records the jobs done (their seconds),
 failed (their error) and running in ``compile-progress.json`` in the versioned cache folder
@@ -18,8 +19,8 @@ failed (their error) and running in ``compile-progress.json`` in the versioned c
 
 Two ways to run it: ``compile_kernels`` in the warm command (blocks, a line per job on
 stderr), and ``BackgroundCompiler`` in the app server, which starts
-``python -m engine.live.compiler [--workers W] [MODEL …]`` (the models a page waits for): it
-reads from its standard input lines naming more such models, and stops (its workers too) when
+``python -m engine.live.compiler [--workers W] [JOB …]`` (the jobs a page waits for, by key): it
+reads from its standard input lines naming more such jobs, and stops (its workers too) when
 that closes or every job is done.
 """
 import argparse
@@ -62,6 +63,12 @@ class Job:
     def key(self):
         return ":".join((self.model, self.kind, *self.samplers))
 
+    @classmethod
+    def from_key(cls, key):
+        """The job whose ``key`` this is."""
+        model, kind, *names = key.split(":")
+        return cls(model, kind, tuple(names))
+
     def describe(self):
         named = ", ".join(samplers.label(name) for name in self.samplers)
         return f"{self.model} {named or {'shared': 'shared kernels'}.get(self.kind, self.kind)}"
@@ -84,6 +91,17 @@ def model_jobs(model_class):
 def jobs_of(names):
     """Every job of the models ``names``, model by model in that order."""
     return [job for name in names for job in model_jobs(registry.get(name))]
+
+
+def jobs_for(model_class, sampler_names=(), lesson=False):
+    """The jobs a page needs to run ``sampler_names`` (chain or population samplers; a
+    mixture stands for its parts) on ``model_class``, and its lesson's own kernels when
+    ``lesson``: the model's shared job first, and only those — a page that shows TOKEN and TYPE
+    does not wait for SENTENCE's kernels, nor for those of a model it does not show."""
+    wanted = {part for name in sampler_names for part in samplers.entry(name).parts or (name,)}
+    return [job for job in model_jobs(model_class)
+            if job.kind == "shared" or wanted & set(job.samplers)
+            or (lesson and job.kind == "lesson")]
 
 
 def run_job(job):
@@ -110,8 +128,8 @@ def warm_model(model_class):
 
 
 class JobQueue:
-    """The jobs not started yet, in the order they will start, those running, and the models
-    a page waits for (``wanted``)."""
+    """The jobs not started yet, in the order they will start, those running, and the keys of
+    the jobs a page waits for (``wanted``)."""
 
     def __init__(self, jobs, wanted=()):
         self.pending = list(jobs)
@@ -119,22 +137,21 @@ class JobQueue:
         self.wanted = set()
         self.prioritise(wanted)
 
-    def prioritise(self, names):
-        """Put the pending jobs of the models ``names`` first, in that order: a page waits for
-        them."""
-        first = [job for name in names for job in self.pending if job.model == name]
+    def prioritise(self, keys):
+        """Put the pending jobs of ``keys`` first, in that order: a page waits for them."""
+        first = [job for key in keys for job in self.pending if job.key == key]
         self.pending = first + [job for job in self.pending if job not in first]
-        self.wanted.update(names)
+        self.wanted.update(keys)
 
     def take(self):
         """The first pending job that may start (now running), or None. A model's shared job
-        runs first, alone; and while a page waits for a model whose other jobs wait for its
-        shared one, a free worker waits too rather than start another model's job, which
+        runs first, alone; and while a page waits for jobs that wait for their model's shared
+        one, a free worker waits too rather than start a job the page does not need, which
         could keep it long after the shared job is done."""
         waiting = {job.model for job in [*self.pending, *self.running] if job.kind == "shared"}
-        held = any(job.model in self.wanted for job in self.pending)
+        held = any(job.key in self.wanted for job in self.pending)
         for job in self.pending:
-            if held and job.model not in self.wanted:
+            if held and job.key not in self.wanted:
                 return None
             if job.kind == "shared" or job.model not in waiting:
                 self.pending.remove(job)
@@ -178,7 +195,7 @@ class ProgressFile:
 
 @dataclass
 class Status:
-    """How far the jobs of some models are: ``done`` and ``failed`` ({key: error}) of
+    """How far some jobs are: ``done`` and ``failed`` ({key: error}) of
     ``total``, the descriptions of those running now, and why the compiler stopped before
     them ("" while it runs or once they are all finished)."""
 
@@ -193,10 +210,9 @@ class Status:
         return self.done + len(self.failed) == self.total or bool(self.stopped)
 
 
-def status(names, record=None):
-    """The Status of the models ``names`` (record: a ProgressFile's read(); default: read it)."""
+def status(jobs, record=None):
+    """The Status of ``jobs`` (record: a ProgressFile's read(); default: read it)."""
     record = record or ProgressFile(engine.cache_folder()).read()
-    jobs = jobs_of(names)
     keys = {job.key for job in jobs}
     return Status(done=sum(job.key in record["done"] for job in jobs),
                   failed={key: error for key, error in record["failed"].items() if key in keys},
@@ -243,8 +259,8 @@ def _serve(connection):
 class Compiler:
     """Runs jobs on ``workers`` forked processes, in the queue's order, recording progress.
 
-    wanted: the models a page waits for, first; requests: a file descriptor whose lines name
-    more such models (None: no requests); report(job, outcome, detail): called after each job
+    wanted: the keys of the jobs a page waits for, first; requests: a file descriptor whose
+    lines name more such jobs (None: no requests); report(job, outcome, detail): called after each job
     (outcome "done" or "failed")."""
 
     def __init__(self, jobs, workers, wanted=(), requests=None, report=None):
@@ -330,8 +346,8 @@ def compile_kernels(names, workers):
 
 
 class BackgroundCompiler:
-    """The app server's compiler process (one per server), started when a page asks for
-    models whose kernels are not all compiled, and restarted if it ended before them."""
+    """The app server's compiler process (one per server), started when a page asks for jobs
+    not done yet, and restarted if it ended before them."""
 
     def __init__(self, workers=None):
         self.workers = workers or os.cpu_count() or 1
@@ -340,38 +356,39 @@ class BackgroundCompiler:
 
     def start(self):
         """Compile every model's kernels, no page waiting, unless they are compiled or the
-        compiler runs already (keeping its order: the models a page asked for first)."""
+        compiler runs already (keeping its order: the jobs a page asked for first)."""
         with self.lock:
-            if not self._running() and not status(list(registry.models())).finished:
+            if not self._running() and not status(jobs_of(registry.models())).finished:
                 self._start(wanted=())
 
-    def request(self, names):
-        """Compile the models ``names`` first (starting the compiler if need be)."""
+    def request(self, jobs):
+        """Compile ``jobs`` first (starting the compiler if need be)."""
+        keys = [job.key for job in jobs]
         with self.lock:
-            if status(names).finished:
+            if status(jobs).finished:
                 return
             if not self._running():
-                self._start(names)
+                self._start(keys)
                 return
             try:
-                self.process.stdin.write(" ".join(names).encode() + b"\n")
+                self.process.stdin.write(" ".join(keys).encode() + b"\n")
                 self.process.stdin.flush()
             except BrokenPipeError:  # it has just ended: start it again
-                self._start(names)
+                self._start(keys)
 
-    def status(self, names):
-        """The Status of ``names``; a compiler that ended before them is started again, one
+    def status(self, jobs):
+        """The Status of ``jobs``; a compiler that ended before them is started again, one
         that crashed says so in ``stopped`` (the page then compiles them itself, and shows the
         error if there is one)."""
         with self.lock:
-            now = status(names)
+            now = status(jobs)
             if now.finished or self._running():
                 return now
             if self.process is not None and self.process.returncode != 0:
                 now.stopped = (f"the background compiler stopped (exit status "
                                f"{self.process.returncode})")
                 return now
-            self._start(names)
+            self._start([job.key for job in jobs])
             return now
 
     def _running(self):
@@ -388,7 +405,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m engine.live.compiler",
                                      description="compile the models' kernels in the background")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("wanted", nargs="*", help="models a page waits for: compiled first")
+    parser.add_argument("wanted", nargs="*",
+                        help="keys of the jobs a page waits for (MODEL:KIND[:SAMPLER…]): "
+                             "compiled first")
     args = parser.parse_args(argv)
     os.nice(NICENESS)
     jobs = jobs_to_do(registry.models())

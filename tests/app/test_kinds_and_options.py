@@ -5,7 +5,7 @@ the page's notice."""
 import pytest
 
 from engine.models import registry
-from ui import page, warmup
+from ui import warmup
 from ui.models import page_options
 
 
@@ -43,7 +43,7 @@ def tree_model(monkeypatch):
     models = registry.models
     monkeypatch.setattr(registry, "models",
                         lambda role=None: {**models(role), **({} if role else {"trees": TreeModel})})
-    monkeypatch.setattr(page, "warm_engine", lambda models=None: None)
+    monkeypatch.setattr(warmup, "warm_samplers", lambda *args, **kwargs: None)
     monkeypatch.setattr(warmup, "start_compiler", lambda: None)
 
 

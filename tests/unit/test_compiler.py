@@ -1,7 +1,8 @@
 """The background compiler (engine.live.compiler): its jobs cover every kernel, a model's shared
-kernels come first and alone, the page opened first is compiled first and a later request moves
-its models forward, progress is recorded, and a page's ``warm_engine`` returns only once its
-models' kernels load from the cache the background processes filled."""
+kernels come first and alone, a page waits only for the jobs its settings need, the page opened
+first is compiled first and a later request moves its jobs forward, progress is recorded, and a
+page's ``warm_samplers`` returns only once its kernels load from the cache the background
+processes filled."""
 import json
 import os
 import subprocess
@@ -9,7 +10,7 @@ import sys
 from pathlib import Path
 
 from engine import samplers
-from engine.live.compiler import Job, JobQueue, jobs_of, model_jobs, status
+from engine.live.compiler import Job, JobQueue, jobs_for, jobs_of, model_jobs, status
 from engine.models import registry
 from engine.models.protocol import Lesson
 
@@ -54,6 +55,23 @@ def test_every_sampler_population_and_lesson_has_a_job_after_the_shared_one():
         assert (Job(name, "lesson") in jobs) == (Lesson in model_class.roles)
 
 
+def test_a_job_is_named_by_its_key():
+    for job in jobs_of(registry.models()):
+        assert Job.from_key(job.key) == job
+
+
+def test_a_page_needs_the_shared_job_and_those_of_its_samplers_only():
+    usm = registry.get("usm")
+    shared, token, type_ = (Job("usm", "shared"), Job("usm", "samplers", ("token", "anneal")),
+                            Job("usm", "samplers", ("type", "greedy")))
+    assert jobs_for(usm, ("token",)) == [shared, token]
+    assert jobs_for(usm, ("type-token",)) == [shared, token, type_]  # a mixture: its parts
+    assert jobs_for(usm, ("particle",)) == [shared, Job("usm", "population", ("particle",))]
+    assert jobs_for(usm) == [shared]
+    toy = registry.get("toy")
+    assert jobs_for(toy, lesson=True) == [Job("toy", "shared"), Job("toy", "lesson")]
+
+
 def test_a_model_s_shared_job_runs_alone_before_its_others():
     queue = JobQueue(jobs_of(["toy", "hmm"]))
     first, second = queue.take(), queue.take()
@@ -64,74 +82,83 @@ def test_a_model_s_shared_job_runs_alone_before_its_others():
     assert queue.take().model == "toy"
 
 
-def test_while_a_page_waits_for_a_model_no_other_model_s_job_starts():
-    queue = JobQueue(jobs_of(["toy", "hmm"]), wanted=["hmm"])
+def test_while_a_page_waits_for_its_jobs_no_other_job_starts():
+    hmm = registry.get("hmm")
+    wanted = jobs_for(hmm, ("token", "type"))
+    queue = JobQueue(jobs_of(["toy", "hmm"]), wanted=[job.key for job in wanted])
     shared = queue.take()
     assert shared == Job("hmm", "shared")
     assert queue.take() is None  # the toy's shared job could outlast the HMM's
     queue.finish(shared)
-    hmm = [queue.take() for _ in model_jobs(registry.get("hmm"))[1:]]
-    assert {job.model for job in hmm} == {"hmm"}
-    assert queue.take() == Job("toy", "shared")  # none of the HMM's left to start
+    assert [queue.take() for _ in wanted[1:]] == wanted[1:]
+    assert queue.take() == Job("toy", "shared")  # none of the page's left: the rest in order
 
 
-def test_a_request_moves_the_models_pending_jobs_forward_in_its_order():
+def test_a_request_moves_its_pending_jobs_forward_in_its_order():
     queue = JobQueue(jobs_of(["toy", "usm", "hmm"]))
     running = queue.take()
-    queue.prioritise(["hmm", "usm"])
+    asked = [*jobs_for(registry.get("hmm"), ("sentence",)),
+             *jobs_for(registry.get("usm"), ("token",))]
+    queue.prioritise([job.key for job in asked])
     assert running == Job("toy", "shared")  # a running job is not stopped
-    order = [job.model for job in queue.pending]
-    assert order == sorted(order, key=["hmm", "usm", "toy"].index)
+    assert queue.pending[:len(asked)] == asked
     queue.finish(running)
     assert queue.take() == Job("hmm", "shared")
-    assert queue.take() == Job("usm", "shared")  # the HMM's others wait: the next wanted model
+    assert queue.take() == Job("usm", "shared")  # the HMM's others wait: the next asked for
     assert queue.take() is None
 
 
-def test_status_counts_a_model_s_jobs_done_failed_and_running():
-    toy = [job.key for job in model_jobs(registry.get("toy"))]
+def test_status_counts_jobs_done_failed_and_running():
+    jobs = model_jobs(registry.get("toy"))
+    toy = [job.key for job in jobs]
     record = {"done": {toy[0]: 1.0, "usm:shared": 2.0}, "failed": {toy[1]: "TypingError: …"},
               "running": [toy[2]]}
-    now = status(["toy"], record)
+    now = status(jobs, record)
     assert (now.done, now.total, list(now.failed)) == (1, len(toy), [toy[1]])
     assert now.running == [model_jobs(registry.get("toy"))[2].describe()]
     assert not now.finished
 
 
 def test_the_page_opened_first_compiles_first_and_a_request_comes_next(tmp_path):
-    """A cold compiler on one worker, started for no page (as app.py does): the HMM, asked for
-    at once by the page opened first, before the toy, first in the registry; the toy, asked
-    for after the HMM's shared job, right after the HMM job then running."""
+    """A cold compiler on one worker, started for no page (as app.py does): the HMM's TOKEN,
+    asked for at once by the page opened first, before the toy, first in the registry; the
+    toy's TOKEN, asked for after the HMM's shared job, right after the HMM job then running."""
     compiler = subprocess.Popen(
         [sys.executable, "-m", "engine.live.compiler", "--workers", "1"], cwd=ROOT,
         env=cold_environment(tmp_path), stdin=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        compiler.stdin.write("hmm\n")
+        compiler.stdin.write(keys("hmm") + "\n")
         compiler.stdin.flush()
         first = jobs_reported(compiler.stderr, 1)
-        compiler.stdin.write("toy\n")
+        compiler.stdin.write(keys("toy") + "\n")
         compiler.stdin.flush()
         then = jobs_reported(compiler.stderr, 2)
     finally:
         compiler.stdin.close()  # its input closed: it stops, its workers too
         compiler.wait(timeout=60)
     assert first + then == ["hmm shared kernels ready", "hmm TOKEN, TOKEN-anneal ready",
-                            "toy shared kernels ready"]
+                            "toy shared kernels ready"]  # not the HMM's TYPE: not asked for
     record = progress_record(tmp_path)
     assert list(record["done"]) == ["hmm:shared", "hmm:samplers:token:anneal", "toy:shared"]
     assert record["running"] == [] and record["failed"] == {}
 
 
+def keys(model):
+    """A page's request for TOKEN on ``model``: its jobs' keys on a line."""
+    return " ".join(job.key for job in jobs_for(registry.get(model), ("token",)))
+
+
 PAGE = """
-from ui.warmup import warm_engine
+from ui.warmup import warm_samplers
 from engine.models.toy.model import ToyModel
-warm_engine([ToyModel])
+warm_samplers(ToyModel, ("token", "type"), lesson=True)
 """
 WATCH_PAGE = f"""
 import json
 from numba.core import event
 from streamlit.testing.v1 import AppTest
-from engine.live.compiler import status
+from engine.live.compiler import model_jobs, status
+from engine.models.toy.model import ToyModel
 
 compiled = []
 class Compiles(event.Listener):
@@ -141,7 +168,7 @@ class Compiles(event.Listener):
         pass
 event.register("numba:compile", Compiles())
 page = AppTest.from_string({PAGE!r}, default_timeout=600).run()
-toy = status(["toy"])
+toy = status(model_jobs(ToyModel))
 print(json.dumps({{"errors": [e.value for e in page.exception], "compiled_here": compiled,
                   "done": toy.done, "total": toy.total}}))
 """
