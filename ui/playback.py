@@ -64,7 +64,7 @@ SETTINGS = (
 def _set_playing(playing_key, playing):
     # A callback, not a rerun after the click: Pause then costs one run of the page, not two.
     # It sets, never toggles: Streamlit may run a click's callback in a tick's run and again
-    # in the page's run that follows (seen with 1.67), and a toggle then undid the Pause.
+    # in a later run of the page (seen with 1.67), and a toggle then undid the Pause.
     st.session_state[playing_key] = playing
 
 
@@ -96,8 +96,11 @@ def controls(key, on_reset, wording=RACE):
     # one row that wraps: on a phone the buttons stay side by side, the clock and the speed
     # go below them (columns cut their labels on narrow screens)
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
-    row.button("Pause" if playing else "Play", key=f"{key}_play", shortcut="Space",
-               icon=":material/pause:" if playing else ":material/play_arrow:",
+    # Play and Pause are two buttons (keys {key}_play, {key}_pause), not one relabelled: when
+    # Streamlit 1.67 ran a Pause click's callback in a tick's run, it ran it again after the
+    # page had redrawn the button as Play — with Play's arguments, and the race went on
+    label, icon = ("Pause", ":material/pause:") if playing else ("Play", ":material/play_arrow:")
+    row.button(label, key=f"{key}_{label.lower()}", shortcut="Space", icon=icon,
                disabled=done and not playing, type="primary",
                on_click=_set_playing, args=(playing_key, not playing))
     if row.button("Step", key=f"{key}_step", icon=":material/skip_next:", shortcut="Right",

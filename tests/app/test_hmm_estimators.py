@@ -48,7 +48,7 @@ def test_step_play_and_reset(open_page):
     first = iterations(at)
     at.run()
     assert all(b > a for a, b in zip(first, iterations(at)))
-    at.button(key="gj_play").click().run()
+    at.button(key="gj_pause").click().run()
     at.button(key="gj_reset").click().run()
     assert iterations(at) == [0] * 6
 

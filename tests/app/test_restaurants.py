@@ -26,7 +26,7 @@ def test_customers_arrive_one_step_at_a_time_and_reset(open_page):
     at.button(key="rest_play").click().run()
     at.run()
     assert at.session_state.rest_race.customers > 3
-    at.button(key="rest_play").click().run()
+    at.button(key="rest_pause").click().run()
     assert not at.session_state.rest_playing
     at.button(key="rest_reset").click().run()
     assert metrics(at)["Customers n"] == "0"

@@ -33,7 +33,7 @@ def test_step_play_and_reset(open_page):
     first = passes(at)
     at.run()
     assert all(b > a for a, b in zip(first, passes(at)))
-    at.button(key="hmm_play").click().run()
+    at.button(key="hmm_pause").click().run()
     at.button(key="hmm_reset").click().run()
     assert passes(at) == [0] * 5
 

@@ -55,7 +55,7 @@ def test_play_advances_on_each_tick_and_pause_stops(open_page):
     at.run()  # one more tick of the live fragment
     second = passes(at)
     assert all(b > a for a, b in zip(first, second))
-    at.button(key="toy_play").click().run()  # now labelled Pause
+    at.button(key="toy_pause").click().run()
     assert not at.session_state.toy_playing
     paused = passes(at)
     at.run()

@@ -37,7 +37,7 @@ def test_step_play_pause_and_reset(open_page):
     first = passes(at)
     at.run()
     assert all(b > a for a, b in zip(first, passes(at)))
-    at.button(key="seg_play").click().run()
+    at.button(key="seg_pause").click().run()
     assert not at.session_state.seg_playing
     at.button(key="seg_reset").click().run()
     assert passes(at) == [0] * 5

@@ -368,7 +368,7 @@ def test_on_a_phone_play_and_the_first_chart_are_on_the_first_screen(browser, ap
 
 # --- 6. Pause answers within a tick ------------------------------------------------------------
 PAUSE_LATENCY = """async () => {
-  const button = () => document.querySelector('.st-key-hmm_play button');
+  const button = () => document.querySelector('.st-key-hmm_play button, .st-key-hmm_pause button');
   const says = word => (button() ? button().innerText : '').includes(word);
   if (!says('Pause')) return null;
   return await new Promise(resolve => {
