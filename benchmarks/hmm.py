@@ -3,15 +3,14 @@
 Sweep times, and TYPE against TOKEN at equal engine time from η = 1 (Liang et al. Fig. 5a).
 """
 import sys
-from pathlib import Path
 
 from benchmarks.common import Row, equal_time_race, median_seconds, ratio_row
 from datasets.tagged import load_tagged
 from engine.core.rng import make_rng
 from engine.models.hmm.model import HmmModel
 from engine.samplers import make_sampler
+from tests.corpora import EWT_DEV as EWT
 
-EWT = Path(__file__).resolve().parents[2] / "shared" / "data" / "en_ewt-ud-dev.conllu"
 # ms per sweep to reach: TOKEN, SENTENCE by K (TYPE must stay within 4 × TOKEN)
 TARGETS = {17: {"token": 2.5, "sentence": 8.0}, 45: {"token": 3.5, "sentence": 16.0}}
 

@@ -26,10 +26,10 @@ from pathlib import Path
 
 from benchmarks.class_load import _descendants, _server, _to_idle
 from benchmarks.common import Row
+from tests.corpora import BR_PHONO
 from tests.unit.test_cluster import external_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
-BR_PHONO = ROOT.parent / "shared" / "data" / "br-phono.txt"
 SETTLE, MEASURE = 30.0, 60.0
 RACE = ("/sampler_race?samplers=token,type,anneal,greedy,sentence&chains=4&clock=time"
         "&passes=100000&seg_source=upload")

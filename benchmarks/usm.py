@@ -4,15 +4,14 @@ Sweep times, where 1000 TOKEN sweeps from η = 0.5 end up (TOKEN is stuck there)
 TOKEN-anneal reaches, and TYPE against TOKEN at equal engine time from η = 1 (Fig. 5).
 """
 import sys
-from pathlib import Path
 
 from benchmarks.common import Row, equal_time_race, median_seconds, ratio_row
 from datasets.segmented import load_segmented
 from engine.core.rng import make_rng
 from engine.models.usm.model import UsmModel
 from engine.samplers import make_sampler
+from tests.corpora import BR_PHONO
 
-BR_PHONO = Path(__file__).resolve().parents[2] / "shared" / "data" / "br-phono.txt"
 RACE_SECONDS = 10.0
 CHECKPOINTS = (0.5, 1.0, 2.0, 5.0, 10.0)
 

@@ -2,14 +2,12 @@
 the drawing, the histogram and the chart agree and stay drawn while it plays; Figure 2 draws
 for a CoNLL-U upload and a bad upload keeps the figure it had."""
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.corpora import EWT_DEV
 from tests.e2e.test_classroom import SIDEBAR, focus_page_body, wait_idle
-
-EWT_DEV = Path(__file__).resolve().parents[3] / "shared" / "data" / "en_ewt-ud-dev.conllu"
 
 
 def metric(page, label):

@@ -2,7 +2,6 @@
 member of one, has it in the wrong kind, or offers what belongs to a role it does not claim is
 refused with one message naming the model, the role and what is missing. Each refused class
 here is the toy model with one thing taken away or changed (the registry is left untouched)."""
-import re
 
 import pytest
 

@@ -2,7 +2,6 @@
 line, the synthetic HMM corpus, the built-in tagged corpus and the UD English EWT dev set."""
 import re
 from collections import defaultdict
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,7 +14,7 @@ from datasets.tagged import (FORMATS, TaggedCorpus, format_wordtag, load_tagged,
 
 UPOS = {"NOUN", "VERB", "DET", "ADJ", "ADP", "PRON", "ADV", "AUX", "CCONJ", "PART", "NUM",
         "PROPN", "PUNCT", "INTJ", "SCONJ"}
-EWT_DEV = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "en_ewt-ud-dev.conllu"
+from tests.corpora import EWT_DEV
 
 
 def conllu_line(*fields):

@@ -1,7 +1,6 @@
 """The unigram segmentation model: its log-probability against the reference figures, the
 segmentation measures, settings refused with the setting named. (Its running counts and indexes
 against rebuilt ones: test_usm_indexes.py.)"""
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,7 +9,7 @@ from engine.core.rng import make_rng
 from engine.metrics import score_words
 from engine.models.usm.model import UsmModel
 
-BR_PHONO = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "br-phono.txt"
+from tests.corpora import BR_PHONO
 
 
 def read_br_phono():

@@ -1,0 +1,11 @@
+"""The public corpora the tests and benchmarks read, which the project does not ship (README,
+"Standard corpora": where to get them, and their checksums). They are looked for in the folder
+``TYPEBLOCKS_DATA`` names, by default ``shared/data`` beside the project's folder; a test or a
+benchmark whose corpus is missing is skipped, naming the file."""
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = Path(os.environ.get("TYPEBLOCKS_DATA") or ROOT.parent / "shared" / "data")
+BR_PHONO = FOLDER / "br-phono.txt"
+EWT_DEV = FOLDER / "en_ewt-ud-dev.conllu"
