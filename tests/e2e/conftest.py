@@ -9,7 +9,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -62,10 +61,12 @@ def streamlit_server():
 
     Its log goes to a file, never to a pipe: a pipe nobody reads fills up (64 KB) and the
     server then blocks on its next log line — every session with it (seen: a deprecation
-    warning logged on every chart drawn froze the server in the middle of the e2e suite)."""
+    warning logged on every chart drawn froze the server in the middle of the e2e suite). The
+    file is kept under test-artifacts/ (server-PORT.log), for reading after a failure."""
     port = free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with tempfile.TemporaryFile() as log:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(ARTIFACTS / f"server-{port}.log", "w+b") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
              "--server.headless=true", f"--server.port={port}", "--server.address=127.0.0.1"],
@@ -121,3 +122,13 @@ def screenshot(page):
     def take(name):
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     return take
+
+
+def pytest_collection_modifyitems(items):
+    """With pytest-xdist (make test runs two workers), every browser test runs on one worker:
+    they share one server and one browser, and two servers playing at once would each get
+    half of a two-core machine."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
