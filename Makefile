@@ -13,24 +13,37 @@ BIN := $(VENV)/bin
 run: $(VENV)/.runtime
 	$(BIN)/python -m streamlit run app.py
 
-# The kernels are compiled first, in parallel (engine warm), so no page test waits on them.
-# After the full run, the conformance suite again with Numba's bounds checking on, so a
-# kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
-# or corrupting memory; the rejuvenation moves (customers leaving and returning, tables closed
-# and reopened) with it. It needs a compile cache of its own: kernels loaded from a cache
-# filled without bounds checking are not checked, and is filled by a warm-up of its own, on every
-# core (compiling in the one test process took two and a half minutes). The exact-enumeration
-# chi-square tests are left out of that run: they repeat the moves the invariant tests make,
-# thousands of times over.
+# The kernels are compiled first, in parallel (engine warm), so no test waits on them. Then:
+# - the browser tests, one at a time against one server and one browser: they time what a
+#   user sees (Pause within a tick), so nothing else of ours competes with them;
+# - every other test, on two pytest-xdist workers;
+# - and beside both, at the lowest priority, on the cycles the browser tests leave idle while
+#   they wait on the page: the conformance suite again with Numba's bounds checking on, so a
+#   kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
+#   or corrupting memory; the rejuvenation moves (customers leaving and returning, tables
+#   closed and reopened) with it. It needs a compile cache of its own (kernels loaded from a
+#   cache filled without bounds checking are not checked), filled by a warm-up of its own. The
+#   exact-enumeration chi-square tests are left out of it: they repeat the moves the invariant
+#   tests make, thousands of times over.
+# make test fails if any of the three fails; the bounds-checked run's report comes last.
 BOUNDSCHECK := NUMBA_BOUNDSCHECK=1 TYPEBLOCKS_CACHE_ROOT=.numba-cache-boundscheck
+BOUNDSCHECK_LOG := test-artifacts/boundscheck.log
 
 test: $(VENV)/.dev chromium
 	$(BIN)/python -m engine warm
-	$(BIN)/python -m pytest
-	$(BOUNDSCHECK) $(BIN)/python -m engine warm
-	$(BOUNDSCHECK) $(BIN)/python -m pytest -q tests/conformance \
+	@mkdir -p test-artifacts
+	@echo "(the bounds-checked conformance run starts beside the tests: $(BOUNDSCHECK_LOG))"
+	@$(BOUNDSCHECK) nice -n 19 sh -c '$(BIN)/python -m engine warm && \
+		$(BIN)/python -m pytest -q -p no:cacheprovider tests/conformance \
 		tests/statistical/test_rejuvenation_exact.py \
-		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior"
+		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior"' \
+		> $(BOUNDSCHECK_LOG) 2>&1 & checked=$$!; \
+	$(BIN)/python -m pytest tests/e2e; browser=$$?; \
+	$(BIN)/python -m pytest -n 2 --ignore=tests/e2e; rest=$$?; \
+	wait $$checked; bounds=$$?; \
+	echo "== the conformance suite with bounds checking (exit status $$bounds):"; \
+	if [ $$bounds -eq 0 ]; then tail -n 1 $(BOUNDSCHECK_LOG); else cat $(BOUNDSCHECK_LOG); fi; \
+	[ $$browser -eq 0 ] && [ $$rest -eq 0 ] && [ $$bounds -eq 0 ]
 
 bench: $(VENV)/.runtime
 	$(BIN)/python -m benchmarks

@@ -123,12 +123,3 @@ def screenshot(page):
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     return take
 
-
-def pytest_collection_modifyitems(items):
-    """With pytest-xdist (make test runs two workers), every browser test runs on one worker:
-    they share one server and one browser, and two servers playing at once would each get
-    half of a two-core machine."""
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(item.fspath).parents:
-            item.add_marker(pytest.mark.xdist_group("browser"))

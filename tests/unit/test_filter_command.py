@@ -1,8 +1,6 @@
 """python -m engine filter as a user runs it: the trace, the §6.1 scores, several runs, the
 baselines, and one-line errors with status 2."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -10,15 +8,12 @@ import pytest
 
 from datasets.builtin import builtin_corpus
 from datasets.segmented import load_segmented
+from tests.command import engine
 
 ROOT = Path(__file__).resolve().parents[2]
 NURSERY = str(ROOT / "datasets" / "builtin" / "nursery.txt")
 SCORES = {"token_f", "boundary_f", "lexicon_f", "log_prob"}
 
-
-def engine(*args):
-    return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 def test_filter_writes_a_row_per_utterance_and_prints_the_scores(tmp_path):

@@ -2,8 +2,6 @@
 convergence rule, the best combination per estimator and figure, their findings, the layout,
 and the command end to end on the built-in sentences."""
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -11,6 +9,7 @@ import pytest
 
 from engine.experiments import gao_johnson
 from engine.grid import ModelRecipe, run_grid
+from tests.command import engine
 
 
 def test_converged_at_is_the_first_iteration_that_stays_within_half_a_percent():
@@ -81,10 +80,6 @@ def test_the_window_must_be_shorter_than_the_run():
     with pytest.raises(ValueError, match="shorter than the run"):
         gao_johnson.grid(10, window=10)
 
-
-def engine(*args):
-    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True,
-                          text=True, timeout=600)
 
 
 def test_the_command_prints_figures_two_to_five(tmp_path):

@@ -1,15 +1,12 @@
 """Table 1's grid, summary and layout, and `python -m engine table1` as a user runs it."""
-import subprocess
-import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from engine.experiments import table1
 from engine.grid import ModelRecipe
+from tests.command import engine
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_grid_has_their_runs_and_n_1_once():
@@ -64,10 +61,6 @@ def test_the_shape_checks():
     assert table1.shape_checks(table1.table(falling))["unigram N/2: log-prob rises with N"] \
         is False
 
-
-def engine(*args):
-    return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 def test_the_command_prints_their_layout(tmp_path):

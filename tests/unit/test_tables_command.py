@@ -3,22 +3,15 @@ errors with status 2 for bad input."""
 import csv
 import io
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from engine.core.table_expectations import (expected_tables_antoniak, expected_tables_digamma,
                                             expected_tables_exact, expected_tables_flawed)
+from tests.command import engine
 
-ROOT = Path(__file__).resolve().parents[2]
 HEADER = ["word", "count", "exact", "digamma", "antoniak", "flawed"]
 
-
-def engine(*args):
-    return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
 
 
 def test_a_row_per_word_in_file_order_with_the_functions_numbers(tmp_path):
