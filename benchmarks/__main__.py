@@ -16,7 +16,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 
 
 def main(argv):
-    names = argv or list(SUITES)
+    names = [name.replace("_", "-") for name in argv] or list(SUITES)  # first_run = first-run
     unknown = [n for n in names if n not in SUITES]
     if unknown:
         print(f"unknown benchmark suite {unknown[0]!r}: choose from {', '.join(SUITES)}",
