@@ -167,7 +167,7 @@ def step_ratio(m, size, n_terms, base, d0, d1, sign):
     return num / den, log_part
 
 
-@kernel
+@inline  # per block: a call costs more than its loop on the small blocks of the HMM
 def binomial_steps(size, w, k):
     """C(size, m + 1) / C(size, m) = (size − m) / (m + 1) as w[m + 1] / k[m + 1] for
     m = 0 … size − 1: the linear form's steps before g's factors are multiplied in.
@@ -183,7 +183,7 @@ def binomial_steps(size, w, k):
         k[m + 1] = m + 1.0
 
 
-@kernel
+@inline  # per block, like binomial_steps
 def rising_steps(size, n_terms, base, d0, d1, sign, w, k):
     """The one-step ratios p(m + 1) / p(m) = w[m + 1] / k[m + 1] of eq. 7 from block_delta's
     terms, each factor of ``step_ratio`` being linear in m: filled factor by factor, the loops
@@ -203,18 +203,19 @@ def rising_steps(size, n_terms, base, d0, d1, sign, w, k):
     bool
         Whether the steps were written.
     """
+    linear = True
     for j in range(n_terms):
-        if base[j] < 0.0:
-            return False
-    binomial_steps(size, w, k)
-    for j in range(n_terms):
-        step = int(d1[j] - d0[j])
-        at_zero = size * d0[j]  # the count at m = 0
-        grows = step > 0
-        row = w if grows == (sign[j] > 0) else k
-        b = base[j]
-        for i in range(abs(step)):
-            first = at_zero + i if grows else at_zero - 1 - i
-            for m in range(size):  # (the integer part first: a small base would round away)
-                row[m + 1] *= b + (first + step * m)
-    return True
+        linear = linear and base[j] >= 0.0
+    if linear:
+        binomial_steps(size, w, k)
+        for j in range(n_terms):
+            step = int(d1[j] - d0[j])
+            at_zero = size * d0[j]  # the count at m = 0
+            grows = step > 0
+            row = w if grows == (sign[j] > 0) else k
+            b = base[j]
+            for i in range(abs(step)):
+                first = at_zero + i if grows else at_zero - 1 - i
+                for m in range(size):  # (the integer part first: a small base would round away)
+                    row[m + 1] *= b + (first + step * m)
+    return linear
