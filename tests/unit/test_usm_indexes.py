@@ -9,6 +9,7 @@ import pytest
 
 from engine.core.rng import make_rng
 from engine.kernels import moves
+from engine.models.segmentation import sites
 from engine.models.usm import kernels
 from engine.models.usm.model import UsmModel
 from engine.samplers import make_sampler
@@ -41,7 +42,7 @@ def lexicon_index(model, state):
     """{word: (n_w, sorted starts of its occurrences)} read from the state's lexicon."""
     text = "".join(model.texts)
     return read_table(state, state.lexicon, kernels.LEX_CAPACITY, kernels.OCC_NEXT,
-                      lambda x: text[x:kernels.word_end(state.bound, x)])
+                      lambda x: text[x:sites.word_end(state.bound, x)])
 
 
 def boundary_index(model, state):
@@ -49,7 +50,7 @@ def boundary_index(model, state):
     text = "".join(model.texts)
 
     def type_of(q):
-        a, e = kernels.word_start(state.bound, q), kernels.word_end(state.bound, q + 1)
+        a, e = sites.word_start(state.bound, q), sites.word_end(state.bound, q + 1)
         return text[a:q + 1], text[q + 1:e], bool(state.final[e - 1])
 
     return read_table(state, state.pairs, kernels.PAIR_CAPACITY, kernels.PAIR_NEXT, type_of)

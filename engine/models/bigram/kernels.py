@@ -40,7 +40,8 @@ from engine.core.word_hash import same_symbols, word_key
 from engine.core.word_hash import fill_prefix_hashes  # noqa: F401 (the model's hashes)
 from engine.kernels import interface
 from engine.kernels.interface import for_state
-from engine.models.segmentation.sites import implement_sites
+from engine.models.segmentation.sites import (implement_sites, same_halves, site_span, word_end,
+                                              word_start)
 
 # columns of BigramState.word; rows of .lexicon / .pairs, .links / .pair_links, .occ; columns
 # of .pair_info; rows of .base; params; counts
@@ -561,44 +562,6 @@ def predictive(state, r, w, length):
 
 # --- words around a site ------------------------------------------------------------------------------
 @inline
-def word_start(bound, p):
-    """The start of the word holding symbol p (utterances end with a boundary).
-
-    Parameters
-    ----------
-    bound : uint8[T]
-    p : int
-
-    Returns
-    -------
-    int
-    """
-    a = p
-    while a > 0 and not bound[a - 1]:
-        a -= 1
-    return a
-
-
-@inline
-def word_end(bound, p):
-    """One past the end of the word holding symbol p.
-
-    Parameters
-    ----------
-    bound : uint8[T]
-    p : int
-
-    Returns
-    -------
-    int
-    """
-    e = p
-    while not bound[e]:
-        e += 1
-    return e + 1
-
-
-@inline
 def is_start(state, a):
     """Whether symbol a starts its utterance.
 
@@ -813,39 +776,6 @@ def unopened_log_base(state, k, dish, length, tables):
             if not seen:
                 total += state.base[LOG_BASE, length[i]]
     return total
-
-
-@inline
-def same_halves(state, a, p, e):
-    """Whether chars[a:p+1] and chars[p+1:e] are the same word.
-
-    Parameters
-    ----------
-    state : BigramState
-    a, p, e : int
-
-    Returns
-    -------
-    bool
-    """
-    return p + 1 - a == e - p - 1 and same_symbols(state.chars, a, p + 1, p + 1 - a)
-
-
-@inline
-def site_span(state, s):
-    """(a, p, e): site s's symbol p and the span [a, e) of the word(s) around it.
-
-    Parameters
-    ----------
-    state : BigramState
-    s : int
-
-    Returns
-    -------
-    (int, int, int)
-    """
-    p = state.site_pos[s]
-    return word_start(state.bound, p), p, word_end(state.bound, p + 1)
 
 
 @kernel

@@ -27,8 +27,8 @@ from engine.models.bigram.kernels import (ALL_TABLES, ALPHA0, ALPHA1, BASE, CUST
                                           LOG_BASE, TABLES, WORD_AT, add_token, customer_arrives,
                                           customer_leaves, customer_returns, customer_unarrives,
                                           implements, inline, left_context, predictive,
-                                          remove_token, seating_of, word_end, word_id,
-                                          word_start)
+                                          remove_token, seating_of, word_id)
+from engine.models.segmentation.sites import word_end, word_start
 
 # rows of BigramState.journal
 LEFT_SIZE, LEFT_TABLE, GOT_SIZE = range(3)

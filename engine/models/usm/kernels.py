@@ -42,7 +42,8 @@ from engine.core.word_hash import HASH_BASE, KEYED_LENGTHS, same_symbols, word_k
 from engine.core.word_hash import fill_prefix_hashes  # noqa: F401 (the model's hashes)
 from engine.kernels import block_weight, interface
 from engine.kernels.interface import for_state
-from engine.models.segmentation.sites import implement_sites
+from engine.models.segmentation.sites import (implement_sites, same_halves, site_span, word_end,
+                                              word_start)
 
 # rows of UsmState.counts, of its tables (lexicon, pairs, spare), of its links and of its base
 WORDS, ENDS, LEX_LIVE, LEX_CAPACITY, PAIR_LIVE, PAIR_CAPACITY, LINEAR = range(7)
@@ -152,45 +153,6 @@ def boundary_types(state):
 
 # --- the words around a site ---------------------------------------------------------------------
 @inline
-def word_start(bound, p):
-    """Start of the word that contains symbol p (an utterance's end always has bound = 1, so the
-    scan never crosses into the previous utterance). bound, one byte a symbol, stays in the
-    processor's cache: these scans cost less than keeping every symbol's word.
-
-    Parameters
-    ----------
-    bound : uint8[T]
-    p : int
-
-    Returns
-    -------
-    int
-    """
-    a = p
-    while a > 0 and bound[a - 1] == 0:
-        a -= 1
-    return a
-
-
-@inline
-def word_end(bound, q):
-    """End (exclusive) of the word that contains symbol q.
-
-    Parameters
-    ----------
-    bound : uint8[T]
-    q : int
-
-    Returns
-    -------
-    int
-    """
-    while bound[q] == 0:
-        q += 1
-    return q + 1
-
-
-@inline
 def is_word(bound, x, length):
     """Whether the word starting at x (a word start) has ``length`` symbols.
 
@@ -207,41 +169,6 @@ def is_word(bound, x, length):
     while i < x + length - 1 and bound[i] == 0:
         i += 1
     return i == x + length - 1 and bound[i] == 1
-
-
-@inline
-def site_span(state, s):
-    """(a, p, e): site s follows symbol p; its words cover chars[a:e], split as [a, p] | [p+1, e)
-    when b_s = 1. a and e do not depend on b_s.
-
-    Parameters
-    ----------
-    state : UsmState
-    s : int
-
-    Returns
-    -------
-    (int, int, int)
-    """
-    p = state.site_pos[s]
-    return word_start(state.bound, p), p, word_end(state.bound, p + 1)
-
-
-@inline
-def same_halves(state, a, p, e):
-    """1 when the words chars[a : p+1] and chars[p+1 : e] are the same word, else 0.
-
-    Parameters
-    ----------
-    state : UsmState
-    a, p, e : int
-
-    Returns
-    -------
-    int
-    """
-    length = p + 1 - a
-    return 1 if length == e - p - 1 and same_symbols(state.chars, a, p + 1, length) else 0
 
 
 # --- the tables ----------------------------------------------------------------------------------

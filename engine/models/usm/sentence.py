@@ -21,8 +21,8 @@ from engine.core.special import log_sum_exp
 from engine.kernels import interface, sentence
 from engine.models.usm.kernels import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, RHO, WORDS,
                                        add_word, count_of, file_boundary, implements, inline,
-                                       is_boundary, log_word_weight, remove_word, unfile_boundary,
-                                       word_start)
+                                       is_boundary, log_word_weight, remove_word, unfile_boundary)
+from engine.models.segmentation.sites import word_start
 
 # the chain rule's running product is folded into its log once it falls below this: one word's
 # probability is ≥ ~1e-150 on the linear path, so the product stays a normal number
