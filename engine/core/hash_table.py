@@ -17,7 +17,7 @@ Several entries may share a key when keys are hashes (of a word's symbols): a us
 """
 import numpy as np
 
-from engine.core.jit import kernel
+from engine.core.jit import inline, kernel
 
 MIX = np.uint64(0x9E3779B97F4A7C15)  # 2⁶⁴ / golden ratio, odd: spreads keys over the slots
 EMPTY = -1
@@ -104,7 +104,7 @@ def find_next(keys, key, slot):
     return probe(keys, key, (slot + 1) & (keys.shape[0] - 1))
 
 
-@kernel
+@inline  # in the hot paths of the lists, the particles and TYPE: a loop costs less than a call
 def insert(keys, key):
     """A new entry for ``key`` in the first empty slot of its probe run (an entry holding the
     same key may exist: hashed keys). The table must have an empty slot.
@@ -128,7 +128,7 @@ def insert(keys, key):
     return i
 
 
-@kernel
+@inline  # once per entry moved back, like insert
 def next_displaced(keys, hole, j):
     """Deleting an entry leaves a hole that the entries after it in its probe run must fill:
     the first slot after j whose entry moves back into ``hole`` (its home lies cyclically
