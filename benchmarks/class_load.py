@@ -109,7 +109,7 @@ def _processes():
     return stats
 
 
-def _descendants(roots, exclude=None, stats=None):
+def descendants(roots, exclude=None, stats=None):
     """The pids of every living descendant of ``roots`` (but ``exclude`` and its own)."""
     stats = stats or _processes()
     children = {}
@@ -127,10 +127,10 @@ def _descendants(roots, exclude=None, stats=None):
 def _descendants_cpu(root, exclude):
     """CPU seconds of every living descendant of ``root`` but ``exclude`` and its own."""
     stats = _processes()
-    return sum(stats[pid][1] for pid in _descendants([root], exclude, stats))
+    return sum(stats[pid][1] for pid in descendants([root], exclude, stats))
 
 
-def _to_idle(pids):
+def to_idle(pids):
     """Every thread of these processes (and of what they start later) under SCHED_IDLE: they
     get only the CPU no one else wants. (Not ``nice``: Chromium, run as root, sets its
     processes' niceness itself.)"""
@@ -174,7 +174,7 @@ class Meter:
 
 # --- the server and the browsers -------------------------------------------------------------
 @contextlib.contextmanager
-def _server(log, options=()):
+def app_server(log, options=()):
     """`streamlit run app.py` on a free port (stderr to ``log``; ``options`` such as
     "--runner.postScriptGC=false" added to its command); yields (url, pid)."""
     from tests.e2e.conftest import free_port, wait_until_healthy
@@ -325,14 +325,14 @@ def measure(players=PLAYERS, repeats=REPEATS, settle=SETTLE, idle=IDLE_PLAYERS,
     path = chromium_path()
     if path is None:
         raise RuntimeError("Debian's chromium is not installed (sudo apt-get install chromium)")
-    with tempfile.TemporaryFile() as log, _server(log, server_options) as (url, pid), \
+    with tempfile.TemporaryFile() as log, app_server(log, server_options) as (url, pid), \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=path, headless=True,
                                              args=CHROMIUM_ARGS)
-        ours = set(_descendants([os.getpid()]))
+        ours = set(descendants([os.getpid()]))
         player_browser = playwright.chromium.launch(executable_path=path, headless=True,
                                                     args=CHROMIUM_ARGS)
-        players_own = set(_descendants([os.getpid()])) - ours - {pid}
+        players_own = set(descendants([os.getpid()])) - ours - {pid}
         try:
             # the server's first visitor loads the kernels (warm_engine) and the built-in corpus
             report("first visitor (loads the engine): " + _describe(
@@ -350,7 +350,7 @@ def measure(players=PLAYERS, repeats=REPEATS, settle=SETTLE, idle=IDLE_PLAYERS,
                 pages.append(page)
                 report(f"player {n} ({lesson}) playing after {time.perf_counter() - t0:.1f} s")
             if idle:  # only now: idle, a player might not even start on a busy machine
-                _to_idle(players_own | set(_descendants(players_own)))
+                to_idle(players_own | set(descendants(players_own)))
             meter = Meter(pid)
             before = _passes(pages)
             time.sleep(settle)

@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.class_load import descendants
 from benchmarks.common import Row
 
 try:  # the test requirements (make test installs them): Playwright, the browser tests' helpers
@@ -89,8 +90,17 @@ def server(copy, caches):
             wait_until_healthy(url, process, log, seconds=WAIT)
             yield url, started
         finally:
+            compiler = descendants([process.pid])
             process.terminate()  # its background compiler stops when its input closes
             process.wait(timeout=60)
+            gone(compiler)  # before the caches are removed: it still writes as it stops
+
+
+def gone(pids, seconds=60):
+    """Wait until none of ``pids`` is alive (at most ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while any(os.path.exists(f"/proc/{pid}") for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def seconds_until(page, address, ready, started):

@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.class_load import _descendants, _server, _to_idle
+from benchmarks.class_load import app_server, descendants, to_idle
 from benchmarks.common import Row
 from tests.corpora import BR_PHONO
 from tests.unit.test_cluster import external_cluster
@@ -47,19 +47,19 @@ def tick_times():
     from playwright.sync_api import sync_playwright
 
     from tests.e2e.conftest import CHROMIUM_ARGS
-    with tempfile.TemporaryFile() as log, _server(log) as (url, server), \
+    with tempfile.TemporaryFile() as log, app_server(log) as (url, server), \
             sync_playwright() as play:
         browser = play.chromium.launch(executable_path=shutil.which("chromium"), headless=True,
                                        args=CHROMIUM_ARGS)
         # a student's browser draws on the student's machine: here it only gets the CPU the
         # server and the chains' workers leave (SCHED_IDLE), as in the class-load benchmark
-        _to_idle(_descendants([os.getpid()], exclude=server))
+        to_idle(descendants([os.getpid()], exclude=server))
         page = browser.new_page(viewport={"width": 1400, "height": 2400})
         page.set_default_timeout(180_000)
         page.goto(url + RACE)
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(BR_PHONO))
         page.get_by_text(re.compile(r"86,019 sites; 20 chains")).wait_for()
-        _to_idle(_descendants([os.getpid()], exclude=server))  # the page's own processes too
+        to_idle(descendants([os.getpid()], exclude=server))  # the page's own processes too
         page.get_by_role("button", name="Play").click()
         page.wait_for_timeout(SETTLE * 1000)
         times, started = [], time.monotonic()
