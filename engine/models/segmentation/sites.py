@@ -143,10 +143,12 @@ def site_span(state, s):
     ----------
     state : a segmentation model's state (UsmState, BigramState)
     s : int
+        The site.
 
     Returns
     -------
     (int, int, int)
+        a, p, e.
     """
     p = state.site_pos[s]
     return word_start(state.bound, p), p, word_end(state.bound, p + 1)
