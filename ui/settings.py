@@ -103,7 +103,12 @@ class PageSettings:
         saved = state.get(self._saved)
         if saved is not None:
             for name, value in saved.items():
-                state.setdefault(self.key(name), value)
+                # assigned in every run, not only when missing: a widget the last run did not
+                # draw (another model's option) is drawn anew, and Streamlit sends the browser
+                # its value only when it was set in this run — else the browser shows the
+                # widget's default (a number input's minimum) and sends that back
+                key = self.key(name)
+                state[key] = state[key] if key in state else value
             return
         values = {s.name: s.default for s in self.settings.values()}
         values.update(self._from_address())

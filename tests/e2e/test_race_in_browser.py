@@ -6,8 +6,10 @@ import re
 
 from playwright.sync_api import expect
 
+from engine.models import registry
 from tests.e2e.test_browser import upload_a_tab
 from tests.e2e.test_classroom import LABELS, pass_numbers, wait_idle
+from ui.models import page_options
 
 expect.set_options(timeout=60_000)
 
@@ -98,3 +100,29 @@ def test_the_eta_sweep_shows_progress_can_be_cancelled_and_draws_its_bands(page,
     expect(page.locator(".st-key-race_sweep_loglik .vega-embed svg")).to_have_count(1)
     expect(page.locator(".st-key-race_sweep_m .vega-embed svg")).to_have_count(1)
     expect(run).to_have_count(0)  # the result is kept for these settings
+
+
+def choose_preset(page, label):
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.locator('[data-testid="stSelectbox"]').filter(has_text="Preset").locator(
+        "input").click()
+    page.get_by_role("option", name=label).click()
+    wait_idle(page)
+
+
+def test_a_preset_after_presets_of_other_models_sets_its_models_options(page, app_url):
+    """Once another model's preset had hidden them, the unigram model's option widgets came
+    back showing their minimum (1e-9) while the server held the preset's values: the next
+    click sent 1e-9 back and the race ran a different model."""
+    page.goto(f"{app_url}/sampler_race")
+    expect(page.locator(LABELS).first).to_contain_text("TOKEN · pass 0")
+    for label in ("R̂ catches a stuck chain", "TYPE + TOKEN on the HMM",
+                  "Word segmentation: none of five samplers"):
+        choose_preset(page, re.compile(re.escape(label)))
+    expect(page.get_by_text("nursery talk", exact=False).first).to_be_visible()
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Model settings").click()
+    for option in page_options(registry.get("usm")):
+        box = sidebar.get_by_role("spinbutton", name=option.help)
+        expect(box).to_be_visible()
+        assert float(box.input_value()) == option.default, (option.name, box.input_value())
