@@ -1,4 +1,4 @@
-# make run   — set everything up and start the lab (Word segmentation opens on the built-in corpus);
+# make run   — set everything up and start the lab (Home, then the lessons on built-in corpora);
 #              it answers at once: the kernels compile in the background, the page opened first
 #              first, each page showing its own progress; `make run TYPEBLOCKS_SCHEDULER=tcp://…`
 #              runs the pages' grids on that Dask cluster (docs/command-line.md)
