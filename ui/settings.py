@@ -150,7 +150,10 @@ class PageSettings:
             st.session_state[self.key(name)] = value
 
     def apply_preset(self, label):
-        self.apply(self.presets[label])
+        """Every setting the preset does not name back to its default, then the preset's: a
+        preset gives the same view whatever was chosen before it."""
+        defaults = {name: setting.default for name, setting in self.settings.items()}
+        self.apply({**defaults, **self.presets[label]})
 
     def save(self):
         """Call after the widgets: keep their values for a return visit and write the ones
@@ -160,8 +163,22 @@ class PageSettings:
         st.query_params.from_dict(self.address(values))
 
     def address(self, values):
-        return {name: self.settings[name].text(value) for name, value in values.items()
-                if value != self.settings[name].default}
+        """The address parameters of ``values``: those that differ from their defaults and
+        that a link could give back (a value out of its range, which the page refuses to
+        run, is not written: the link would only open on a warning)."""
+        return {name: text for name, value in values.items()
+                if value != self.settings[name].default
+                and (text := self._readable(self.settings[name], value)) is not None}
+
+    @staticmethod
+    def _readable(setting, value):
+        """``value`` as the address writes it, or None when reading it back fails."""
+        text = setting.text(value)
+        try:
+            setting.parse(text)
+        except ValueError:
+            return None
+        return text
 
     def link(self, values=None):
         """The address of this view (or of ``values``) as a full link when the browser told

@@ -118,3 +118,31 @@ def test_every_preset_is_a_link_to_its_settings(open_page, page, prefix, changes
             if key in chosen.session_state:
                 assert linked.session_state[key] == chosen.session_state[key], (label, key)
         assert not linked.warning and not linked.exception
+
+
+@pytest.mark.parametrize("page, prefix, changes, step", PAGES, ids=IDS)
+def test_a_preset_gives_its_links_settings_whatever_came_before(open_page, page, prefix, changes,
+                                                                step):
+    """Chosen after a lecturer's changes, or after another preset, a preset sets every setting
+    as its link does: those it does not name back to their defaults."""
+    at = open_page(page)
+    for kind, key, value in changes:
+        change(at, kind, key, value)
+    presets = at.selectbox(key=f"{prefix}_preset").options
+    for label in [*presets, presets[0]]:  # each after the changes or the preset before it
+        at.selectbox(key=f"{prefix}_preset").set_value(label).run()
+        assert not at.exception, [e.value for e in at.exception]
+        linked = open_page(page, preset=slug(label))
+        saved = f"_{prefix}_saved"
+        assert at.session_state[saved] == linked.session_state[saved], label
+
+
+def test_an_invalid_value_stays_out_of_the_link_and_a_preset_replaces_it(open_page):
+    at = open_page("pages/toy_posterior.py")
+    change(at, "number_input", "toy_seed", -3)
+    change(at, "number_input", "toy_passes", 40)
+    assert "seed" not in at.query_params and at.query_params["passes"] == "40"
+    label = at.selectbox(key="toy_preset").options[0]
+    at.selectbox(key="toy_preset").set_value(label).run()
+    assert at.session_state.toy_seed >= 0
+    assert not at.error, [e.value for e in at.error]

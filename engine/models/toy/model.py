@@ -31,7 +31,7 @@ class ToyModel(ModelBase):
     roles = (ChainModel, Presentation, Lesson)
     label = "Toy posterior (n copies of `ab`)"
     summary = ("Liang et al. §2: n copies of `ab`, each one word or two; the exact posterior "
-               "is known, and TOKEN started at m = n is stuck for passes.")
+               "is known, and TOKEN started at m = n is stuck there for many passes.")
     samplers = ("token", "type", "anneal", "greedy")  # a copy of `ab` is no sentence to block
     options = (Option("n", "--n", int, 1000, "copies of `ab`", 1, MAX_N),)
     init_options = (Option("m", "--init-m", int, None,
