@@ -1,13 +1,17 @@
 """The Home page: it explains the lab, links every lesson and runs without errors."""
+from pathlib import Path
+
 from engine import samplers
 from engine.models import registry
+from ui import course
 
 
 def test_home_explains_and_links_the_lessons(open_page):
     at = open_page("pages/home.py")
     assert at.title[0].value == "Typeblocks"
     headers = [h.value for h in at.subheader]
-    assert headers == ["Lessons", "How to read the plots", "The samplers", "The models"]
+    assert headers == ["The course", "How to read the plots", "Glossary", "The samplers",
+                       "The models"]
     text = " ".join(m.value for m in at.markdown)
     for sampler in ("TOKEN", "TYPE", "TOKEN-anneal", "TYPE-greedy"):
         assert sampler in text
@@ -26,3 +30,25 @@ def test_the_tables_list_every_registered_sampler_and_model(open_page):
 def test_a_sampler_without_a_registered_colour_cannot_break_a_legend():
     from ui.theme import colour_key
     assert "■</span> gibbs" in colour_key(["token", "gibbs"])
+
+
+def test_the_course_lists_every_lesson_in_order_with_its_goal_and_what_it_assumes(open_page):
+    at = open_page("pages/home.py")
+    links = [link.proto.page for link in at.get("page_link")]
+    assert links == [Path(lesson.page).stem for lesson in course.LESSONS]  # their URL paths
+    text = " ".join(m.value for m in at.markdown)
+    titles = [lesson.title for lesson in course.LESSONS]
+    for number, lesson in enumerate(course.LESSONS):
+        assert f"**Goal:** {lesson.goal}" in text
+        # a lesson assumes only lessons that come before it
+        assert all(titles.index(before) < number for before in lesson.assumes)
+
+
+def test_every_glossary_entry_has_its_anchor_on_home_and_the_text_links_to_them(open_page):
+    at = open_page("pages/home.py")
+    text = " ".join(m.value for m in at.markdown)
+    for entry in course.GLOSSARY:
+        assert f"data-anchor='{course.anchor(entry.word)}'>{entry.word}</h6>" in text
+        assert entry.text in text
+    for word in ("TOKEN", "TYPE", "pass", "site", "block", "engine time"):
+        assert f"(#{course.anchor(word)})" in text  # on Home a link scrolls, not a new tab
