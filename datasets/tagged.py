@@ -264,7 +264,18 @@ def detect_format(text: str) -> str:
         return "wordtag-lines"
     raise CorpusError("cannot tell the corpus's format: it is not CoNLL-U (10 tab-separated "
                       "columns), word/TAG tokens (one sentence per line) or word TAG lines "
-                      "(one token per line); give the format explicitly")
+                      "(one token per line); name the format yourself (on the command line "
+                      f"--format {', '.join(FORMATS[:-1])} or {FORMATS[-1]}; on a page, the "
+                      "Format box)")
+
+
+def looks_tagged(text: str) -> bool:
+    """Whether ``text`` is plainly a tagged corpus: CoNLL-U, or ``word/TAG`` tokens throughout
+    (``word TAG`` lines are not told apart from segmented text of two-word utterances)."""
+    try:
+        return detect_format(text) in ("conllu", "wordtag")
+    except CorpusError:
+        return False
 
 
 def _parser(format: str) -> Callable[..., TaggedCorpus]:

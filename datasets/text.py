@@ -24,6 +24,7 @@ def read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise CorpusError(f"cannot read {path}: there is no such file (check the path)") from None
+        raise CorpusError(f"cannot read {path}: there is no such file (check the path)",
+                          path=path) from None
     except OSError as err:
-        raise CorpusError(f"cannot read {path}: {err.strerror or err}") from None
+        raise CorpusError(f"cannot read {path}: {err.strerror or err}", path=path) from None

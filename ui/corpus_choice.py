@@ -49,12 +49,43 @@ def read_file(kind, file, **reading):
         return None
 
 
+def suffixes_text(suffixes):
+    """File endings as a reader sees them: ".conllu, .txt or .tsv"."""
+    dotted = [f".{suffix}" for suffix in suffixes]
+    return dotted[0] if len(dotted) == 1 else f"{', '.join(dotted[:-1])} or {dotted[-1]}"
+
+
+def wrong_suffix(kind, file_name):
+    """Why a file of this name is not a corpus of ``kind`` (None: its ending is one the kind
+    reads): the endings it reads and, when another kind of data reads this ending, the
+    lessons that take that kind."""
+    suffix = file_name.rpartition(".")[2].lower() if "." in file_name else ""
+    if suffix in kind.suffixes:
+        return None
+    # imported here: the views are built from this module's pickers
+    from ui.kinds.registry import views
+    message = (f"Cannot read {file_name}: this page reads {kind.label} from a file ending in "
+               f"{suffixes_text(kind.suffixes)}.")
+    others = [view for view in views().values() if view.picker is not None
+              and view.picker.data is not kind and suffix in view.picker.data.suffixes]
+    for view in others:
+        *first, last = view.lessons
+        message += (f" A .{suffix} file is {view.picker.data.label}: "
+                    f"{', '.join(first)} and {last} read it.")
+    return message
+
+
 def upload(kind, key, label, **reading):
     """An upload box for a corpus of ``kind``; the corpus (``read_file``), or None after saying
-    why there is none."""
-    file = st.file_uploader(label, type=list(kind.suffixes), key=f"{key}_upload")
+    why there is none. The box takes any file and a wrong ending is refused here, in words
+    that name the endings the kind reads (the browser's own refusal names none)."""
+    file = st.file_uploader(f"{label} ({suffixes_text(kind.suffixes)})", key=f"{key}_upload")
     if file is None:
         st.info("Choose a file to upload.")
+        return None
+    refusal = wrong_suffix(kind, file.name)
+    if refusal:
+        st.error(refusal)
         return None
     return read_file(kind, file, **reading)
 

@@ -6,7 +6,7 @@ import streamlit as st
 
 from datasets.segmented import SEGMENTATION
 from datasets.tagged import TAGGING
-from ui.corpus_choice import builtin, read_file
+from ui.corpus_choice import builtin, read_file, suffixes_text
 from ui.kinds import segmentation
 from ui.settings import Setting
 
@@ -37,6 +37,12 @@ def of_tagged(corpus):
     return None if corpus is None else WordCorpus(corpus.name, corpus.sentences)
 
 
+UPLOADS = {  # an upload's ending → how its words are read
+    "txt": lambda file: of_segmented(read_file(SEGMENTATION, file)),
+    "conllu": lambda file: of_tagged(read_file(TAGGING, file, format="conllu", lowercase=False)),
+}
+
+
 def choose_word_corpus(key):
     """Sidebar widgets; the chosen WordCorpus, or None after showing why it is unusable. An
     upload ending in .conllu is read as CoNLL-U (its FORM column), any other as plain
@@ -50,10 +56,13 @@ def choose_word_corpus(key):
     if source == "synthetic":
         return of_segmented(segmentation.choose_synthetic(key))
     file = st.file_uploader("Plain segmented text (one utterance per line, words separated by "
-                            "spaces) or CoNLL-U", type=["txt", "conllu"], key=f"{key}_upload")
+                            f"spaces) or CoNLL-U ({suffixes_text(UPLOADS)})", key=f"{key}_upload")
     if file is None:
         st.info("Choose a file to upload.")
         return None
-    if file.name.lower().endswith(".conllu"):
-        return of_tagged(read_file(TAGGING, file, format="conllu", lowercase=False))
-    return of_segmented(read_file(SEGMENTATION, file))
+    suffix = file.name.rpartition(".")[2].lower()
+    if suffix not in UPLOADS:  # the box takes any file, to say here what it reads
+        st.error(f"Cannot read {file.name}: this page reads plain segmented text (.txt) or "
+                 "CoNLL-U (.conllu).")
+        return None
+    return UPLOADS[suffix](file)

@@ -25,21 +25,24 @@
     python -m engine warm [--model MODEL]
     python -m engine cluster scheduler [--host H] [--port P]
     python -m engine cluster worker ADDRESS [--host H] [--nworkers W] [--nthreads T]
+    python -m engine corpora list
+    python -m engine corpora check FILE [FILE …]
 
 Models and their options come from the model registry (``python -m engine run --model NAME
 --help`` lists a model's); samplers from the sampler registry. Without --data a model runs on
 its built-in corpus. Invalid arguments, unreadable files and outputs that cannot be written give
-a one-line error and exit status 2, the outputs before any work. docs/command-line.md is the
-user guide.
+a one-line error and exit status 2, the outputs before any work (``corpora check``: status 1
+when a file is not the published one). docs/command-line.md is the user guide.
 
 Each command is a pair in ``COMMANDS``: a function adding its parser (given the subparsers and
 the model class --model names, or None, so a model's options appear in its help) and a
-function running it from the parsed arguments. A family of commands lives in one module.
+function running it from the parsed arguments (returning an exit status, or None for 0). A
+family of commands lives in one module.
 """
 import sys
 
 from datasets.errors import CorpusError
-from engine.cli import chains, cluster, gao_johnson, numbers, online_vs_batch, race
+from engine.cli import chains, cluster, corpora, gao_johnson, numbers, online_vs_batch, race
 from engine.cli import filter as filters  # not the builtin's name
 from engine.cli.args import OneLineParser, check_outputs
 from engine.cli.models import model_named
@@ -57,6 +60,7 @@ COMMANDS = {
     "toy-posterior": (numbers.add_toy_posterior_parser, numbers.toy_posterior),
     "tables": (numbers.add_tables_parser, numbers.tables),
     "cluster": (cluster.add_cluster_parser, cluster.run_cluster),
+    "corpora": (corpora.add_corpora_parser, corpora.run_corpora),
 }
 
 
@@ -83,9 +87,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     check_outputs(parser, args)
     try:
-        COMMANDS[args.command][1](args)
+        status = COMMANDS[args.command][1](args)
     except (CorpusError, ValueError) as err:  # a corpus's, a model's or a cluster's refusal
         parser.error(str(err))
     except OSError as err:
         parser.error(f"cannot write output: {err}")
-    return 0
+    return status or 0

@@ -71,20 +71,29 @@ def add_output(parser, *flags, folder=False, **settings):
     The parser's ``outputs`` default lists them, so ``check_outputs`` finds every command's
     outputs and refuses a bad one before the command does any work."""
     action = parser.add_argument(*flags, **settings)
-    parser.set_defaults(outputs=(parser.get_default("outputs") or ()) + ((action.dest, folder),))
+    output = (action.dest, folder, action.option_strings[0])
+    parser.set_defaults(outputs=(parser.get_default("outputs") or ()) + (output,))
     return action
 
 
 def check_outputs(parser, args):
     """Fail with one line (status 2) when an output of the command cannot be written, before
     any sampling: a file whose folder does not exist or that is a folder, a folder that is a
-    file, or a place this user may not write to."""
-    for dest, folder in args.outputs:
+    file, a place this user may not write to, or an output on the path of another or of the
+    corpus (--data), which it would overwrite."""
+    data = getattr(args, "data", None)
+    given = {os.path.realpath(data): "--data"} if data else {}  # real path → its flag
+    for dest, folder, flag in args.outputs:
         path = getattr(args, dest)
         if path:
             problem = folder_problem(path) if folder else file_problem(path)
             if problem:
                 parser.error(f"cannot write {path}: {problem}")
+            earlier = given.setdefault(os.path.realpath(path), flag)
+            if earlier != flag:
+                parser.error(f"{earlier} and {flag} both name {path}: writing {flag} would "
+                             f"overwrite {'the corpus' if earlier == '--data' else earlier}; "
+                             "give each its own file")
 
 
 def file_problem(path):

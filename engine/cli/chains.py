@@ -10,17 +10,19 @@ from datasets.errors import CorpusError
 from engine import samplers
 from engine.cli.args import FULL_PRECISION, Help, add_output, float_in, int_in
 from engine.cli.bench import bench_sweeps
-from engine.cli.models import (add_model_arguments, checked_model, initialisation, load_model,
-                               model_epilog)
+from engine.cli.models import (add_model_arguments, checked_model, in_file, initialisation,
+                               load_model, model_epilog)
 from engine.live.compiler import compile_kernels, warm_model
 from engine.models import registry
 from engine.run import Run
 
 
-def add_sampling_arguments(parser, sweeps_required):
-    """--sampler, --sweeps, --seed and --eta of one chain."""
-    parser.add_argument("--sampler", choices=samplers.names(), required=True,
-                        help="; ".join(f"{e.name}: {e.label}" for e in samplers.SAMPLERS.values()))
+def add_sampling_arguments(parser, sweeps_required, model=None):
+    """--sampler, --sweeps, --seed and --eta of one chain; the help lists the samplers that
+    run a chain (``model``'s, once it is known): the particle filter is ``filter``'s."""
+    offered = samplers.names() if model is None else samplers.offered(model.samplers)
+    parser.add_argument("--sampler", choices=samplers.names(), required=True, metavar="NAME",
+                        help="; ".join(f"{name}: {samplers.label(name)}" for name in offered))
     parser.add_argument("--sweeps", "--iters", dest="sweeps",
                         type=int_in(0 if sweeps_required else 1),
                         required=sweeps_required, default=None if sweeps_required else 30,
@@ -41,7 +43,7 @@ def add_run_parser(commands, model):
     parser = commands.add_parser("run", help="run one chain and write its trace",
                                  epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model, initialisation=True)
-    add_sampling_arguments(parser, sweeps_required=True)
+    add_sampling_arguments(parser, sweeps_required=True, model=model)
     parser.add_argument("--no-skip", action="store_true",
                         help="TYPE: turn the skip approximation off (exact, slower)")
     add_output(parser, "--trace", required=True, help="CSV file for the per-sweep trace")
@@ -60,10 +62,16 @@ def run_chain(args):
         for _ in chain.advance(args.sweeps):
             if samples:
                 samples.write(" ".join(map(str, model.values(chain.state))) + "\n")
-    chain.trace_frame().to_csv(args.trace, index=False, float_format=FULL_PRECISION)
+    write_trace(chain.trace_frame(), args.trace)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as out:
             out.write(model.write_analysis(chain.state))
+
+
+def write_trace(frame, out):
+    """A trace frame as CSV in ``out`` (a path or a text buffer), every float exact: what
+    ``--trace`` writes, and the pages' "Traces (CSV)" button."""
+    frame.to_csv(out, index=False, float_format=FULL_PRECISION)
 
 
 class open_or_none:
@@ -96,7 +104,7 @@ def score(args):
     try:
         state = model.read_analysis(args.analysis)
     except CorpusError as err:
-        raise CorpusError(f"{args.analysis}: {err}") from None
+        raise in_file(args.analysis, err) from None
     print(json.dumps({"loglik": model.loglik(state), **model.measures(state)}))
 
 
@@ -105,7 +113,7 @@ def add_bench_parser(commands, model):
     parser = commands.add_parser("bench", help="time a sampler's sweeps; print JSON",
                                  epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model, initialisation=True)
-    add_sampling_arguments(parser, sweeps_required=False)
+    add_sampling_arguments(parser, sweeps_required=False, model=model)
     parser.add_argument("--warmup", type=int_in(0), default=10,
                         help="untimed sweeps first (default 10)")
     parser.add_argument("--no-skip", action="store_true",

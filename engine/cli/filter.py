@@ -18,19 +18,21 @@ import sys
 
 import numpy as np
 
+from datasets import standard
 from datasets.errors import CorpusError
 from engine import samplers
 from engine.cli.args import (FULL_PRECISION, Help, add_cluster_arguments, add_output, int_in,
                              name_list, option_type)
-from engine.cli.models import add_model_arguments, checked_model, load_model
+from engine.cli.models import (add_model_arguments, checked_model, in_file, load_model,
+                               model_epilog)
 from engine.experiments import table1
 from engine.grid import ModelRecipe, client_for, run_grid
-from engine.models import registry
 from engine.models.protocol import Population
 from engine.core.resampling import SCHEMES
 from engine.samplers.particle import Rejuvenation, threshold_fraction
 
 TRACE_COLUMNS = ("utterance", "seconds", "ess", "resampled", "log_z", "distinct_particles")
+BRENT = "br-phono.txt"  # their corpus, as datasets.standard names it
 BASELINES = {"dps": "DPS: one particle, each utterance's segmentation drawn from Q",
              "dpm": "DPM: one particle, each utterance's most probable segmentation under Q"}
 
@@ -66,8 +68,8 @@ def add_filter_parser(commands, model):
     parser = commands.add_parser(
         "filter", help="the particle filter: one pass over the utterances (a trace row per "
                        "utterance), then §6.1's weighted scores as JSON",
-        formatter_class=Help)
-    add_model_arguments(parser, model)
+        epilog=model_epilog(model, Population), formatter_class=Help)
+    add_model_arguments(parser, model, role=Population)
     add_particle_options(parser, model)
     parser.add_argument("--particles", type=int_in(1, 100_000), default=None,
                         help="N, the number of particles (required unless --baseline)")
@@ -121,13 +123,8 @@ def filter_settings(args):
 
 
 def run_filter(args):
-    """The filter command, for a model that offers the particle filter."""
-    model_class = checked_model(args)
-    if "particle" not in model_class.populations:
-        offering = list(registry.models(Population))
-        raise ValueError(f"the {model_class.name} model has no particle filter: choose one of "
-                         f"{', '.join(offering)}")
-    run_filters(load_model(model_class, args), args)
+    """The filter command (--model offers only the models with a particle filter)."""
+    run_filters(load_model(checked_model(args), args), args)
 
 
 def run_filters(model, args):
@@ -212,6 +209,20 @@ def add_table1_parser(commands, model):
     return parser
 
 
+def corpus_note(data):
+    """A line above the table saying whether ours and theirs come from the same corpus: theirs
+    is the Bernstein-Ratner corpus, br-phono.txt as published (told by its SHA-256)."""
+    theirs = f"theirs are on the Bernstein-Ratner corpus ({BRENT}, 9,790 utterances)"
+    if data is None:
+        return (f"Ours are on the built-in corpus (nursery talk); {theirs}. The corpora differ, "
+                f"so the figures are not comparable: give --data {BRENT} to compare "
+                "(python -m engine corpora list says where to get it).")
+    if standard.sha256(data) == standard.checksums()[BRENT]:
+        return f"Ours and theirs are on the same corpus: {data} is {BRENT} as published."
+    return (f"Ours are on {data}; {theirs}, and {data} is not that file as published (python "
+            "-m engine corpora check tells): the figures compare only as far as the corpora do.")
+
+
 def size_list(text):
     """An argparse type: comma-separated numbers of particles (1 to 100,000)."""
     parse = int_in(1, 100_000)
@@ -226,7 +237,7 @@ def run_table1(args):
         for recipe in recipes.values():
             recipe.build()
     except CorpusError as err:
-        raise CorpusError(f"{args.data}: {err}") from None
+        raise in_file(args.data, err) from None
     tasks = table1.grid(recipes, args.sizes, args.runs, args.seed)
 
     def progress(frame, done, total):
@@ -240,6 +251,7 @@ def run_table1(args):
     if args.out:
         rows.to_csv(args.out, index=False, float_format=FULL_PRECISION)
     summary = table1.table(rows)
+    print(corpus_note(args.data))
     print(table1.layout(summary))
     print()
     for check, value in table1.shape_checks(summary).items():

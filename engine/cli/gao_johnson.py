@@ -6,6 +6,7 @@ from datasets.errors import CorpusError
 from datasets.tagged import AUTO, FORMATS
 from engine.experiments import gao_johnson
 from engine.cli.args import FULL_PRECISION, add_cluster_arguments, add_output, int_in, name_list
+from engine.cli.models import in_file
 from engine.grid import ModelRecipe, client_for, run_grid
 from engine.models.hmm.kernels import DECODINGS
 
@@ -50,7 +51,7 @@ def run_gj_grid(args):
                                                 ("decode", args.decode), ("format", args.format)))
         recipe.build()
     except CorpusError as err:
-        raise CorpusError(f"{args.data}: {err}") from None
+        raise in_file(args.data, err) from None
     tasks = gao_johnson.grid(args.iters, args.starts, args.estimators, seed=args.seed,
                          window=args.window)
 

@@ -9,9 +9,10 @@ from engine.cli.args import option_type
 from engine.models import registry
 
 
-def model_names():
-    """Every model's registered name and its aliases (the unigram model is also `unigram`)."""
-    return [n for name, cls in registry.models().items() for n in (name, *cls.aliases)]
+def model_names(role=None):
+    """Every model's registered name and its aliases (the unigram model is also `unigram`);
+    with ``role``, only the models claiming it (engine.models.protocol)."""
+    return [n for name, cls in registry.models(role).items() for n in (name, *cls.aliases)]
 
 
 def model_named(argv):
@@ -25,19 +26,20 @@ def model_named(argv):
     return None
 
 
-def model_epilog(model):
-    """The list of models under a command's help, before --model is given."""
+def model_epilog(model, role=None):
+    """The list of models (claiming ``role``, when given) under a command's help, before
+    --model is given."""
     if model is not None:
         return None
     lines = ["models (give --model NAME --help for a model's options):"]
-    lines += [f"  {name:<6} {cls.label}" for name, cls in registry.models().items()]
+    lines += [f"  {name:<6} {cls.label}" for name, cls in registry.models(role).items()]
     return "\n".join(lines)
 
 
-def add_model_arguments(parser, model, initialisation=False):
+def add_model_arguments(parser, model, initialisation=False, role=None):
     """--model, --data and, once the model is known, its options (and with ``initialisation``
-    its initialisation options)."""
-    parser.add_argument("--model", choices=model_names(), required=True,
+    its initialisation options); with ``role``, --model offers only the models claiming it."""
+    parser.add_argument("--model", choices=model_names(role), required=True,
                         help="the model (its options follow once it is given)")
     parser.add_argument("--data", help="the corpus file (default: the model's built-in corpus)")
     if model is None:
@@ -82,10 +84,16 @@ def load_model(model, args):
     try:
         built = model.build(args.data, **model_options(model, args))
     except CorpusError as err:  # name the file: score reads two
-        raise CorpusError(f"{args.data}: {err}") from None
+        raise in_file(args.data, err) from None
     for note in built.notes:
         print(f"{args.data}: {note}", file=sys.stderr)
     return built
+
+
+def in_file(path, err):
+    """A CorpusError that names the file ``path`` it is about: ``err`` itself when its message
+    names it already (a file that cannot be opened)."""
+    return err if err.path is not None else CorpusError(f"{path}: {err}")
 
 
 def initialisation(model, args):

@@ -16,17 +16,16 @@ from engine.cli.filter import add_particle_options, population_of, threshold_tex
 from engine.cli.models import add_model_arguments, checked_model, load_model, model_epilog
 from engine.core.resampling import SCHEMES
 from engine.experiments import online_vs_batch
-from engine.models import registry
 from engine.models.protocol import Population
 
 
 def add_parser(commands, model):
     """The ``online-vs-batch`` subcommand (its model's options once --model is known)."""
     parser = commands.add_parser(
-        "online-vs-batch", epilog=model_epilog(model), formatter_class=Help,
+        "online-vs-batch", epilog=model_epilog(model, Population), formatter_class=Help,
         help="the particle filter, plain and rejuvenated, against batch TOKEN and TYPE chains "
              "of the same model given twice the slowest filter's engine time")
-    add_model_arguments(parser, model)
+    add_model_arguments(parser, model, role=Population)
     add_particle_options(parser, model)
     parser.add_argument("--particles", type=int_in(1, 100_000),
                         default=online_vs_batch.PARTICLES,
@@ -46,11 +45,7 @@ def add_parser(commands, model):
 
 def run(args):
     """Run the comparison; print its table, write --out."""
-    model_class = checked_model(args)
-    if Population not in model_class.roles:
-        raise ValueError(f"the {model_class.name} model has no particle filter: choose one of "
-                         f"{', '.join(registry.models(Population))}")
-    model = load_model(model_class, args)
+    model = load_model(checked_model(args), args)  # --model offers the particle filter's
     population = population_of(model, args)
     points, lines = online_vs_batch.compare(population, args.particles, args.seed,
                                             threshold=args.threshold,

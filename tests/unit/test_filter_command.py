@@ -79,7 +79,7 @@ def test_rejuvenation_adds_the_acceptance(tmp_path, sampler):
 
 
 @pytest.mark.parametrize("args, says", [
-    (["--model", "hmm", "--particles", 3], "the hmm model has no particle filter"),
+    (["--model", "hmm", "--particles", 3], "invalid choice: 'hmm'"),
     (["--model", "usm"], "give --particles N"),
     (["--model", "usm", "--particles", 0], "--particles: must be between 1"),
     (["--model", "usm", "--particles", 5, "--threshold", "2"], "fraction of N must be in"),

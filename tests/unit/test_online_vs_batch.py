@@ -60,7 +60,8 @@ def test_the_command_prints_the_learners_and_writes_their_rows(tmp_path, capsys)
     assert rows["log_prob"].notna().all()
 
 
-def test_the_command_refuses_a_model_without_a_particle_filter():
-    with pytest.raises(ValueError, match="the toy model has no particle filter: choose one of "
-                                         "usm, bigram"):
-        command.run(parse(["--model", "toy"]))
+def test_the_command_refuses_a_model_without_a_particle_filter(capsys):
+    with pytest.raises(SystemExit):
+        parse(["--model", "toy"])
+    assert "invalid choice: 'toy' (choose from 'usm', 'unigram', 'bigram')" in \
+        capsys.readouterr().err

@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 
+from engine.cli import filter as filters
 from engine.experiments import table1
 from engine.grid import ModelRecipe
 from tests.command import engine
@@ -69,6 +70,7 @@ def test_the_command_prints_their_layout(tmp_path):
                   "--workers", 1, "--out", out)
     assert done.returncode == 0, done.stderr
     assert "unigram: ours (sd) | theirs (sd)" in done.stdout
+    assert done.stdout.startswith(filters.corpus_note(None))  # the corpora differ
     assert "unigram N: log-prob rises with N:" in done.stdout
     assert "table1: 7/7" in done.stderr  # DPM, N = 1 twice, N = 3 twice per threshold
     assert len(pd.read_csv(out)) == 7

@@ -33,6 +33,8 @@ class View:
     n_units(model) : its utterances or sentences; row(model, state, u, marks) : unit u as HTML,
         the sites in ``marks`` ({position: (kind, "changed"?)}) highlighted
     legend() : HTML above the units; status(model, state) : a few words on the analysis
+    lessons : the lessons whose picker reads this kind, as the navigation names them (told to a
+        user who uploads a file of this kind to another lesson)
     """
 
     name: str
@@ -48,6 +50,7 @@ class View:
     row: Callable
     legend: Callable
     status: Callable
+    lessons: tuple = ()
 
 
 class UnknownKind(ValueError):

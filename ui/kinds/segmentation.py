@@ -7,8 +7,9 @@ import streamlit as st
 
 from datasets.segmented import SEGMENTATION, SegmentedCorpus
 from datasets.synthetic import zipf_corpus
+from datasets.tagged import TAGGING, looks_tagged
 from ui.corpus_choice import CorpusPicker, builtin, generated, upload
-from ui.kinds.registry import View, register
+from ui.kinds.registry import View, register, views
 from ui.settings import Setting
 from ui.theme import ROW_FONT, mark_style, row_number
 
@@ -89,6 +90,12 @@ def choose(key):
         return choose_synthetic(key)
     corpus = upload(SEGMENTATION, key, "Plain segmented text: one utterance per line, words "
                                        "separated by spaces")
+    if corpus is not None and looks_tagged(
+            st.session_state[f"{key}_upload"].getvalue()[:65536].decode("utf-8", "replace")):
+        tagging = views()[TAGGING.name]
+        st.warning(f"This file looks like a tagged corpus (CoNLL-U or word/TAG): here its "
+                   f"tags are read as part of the words. {', '.join(tagging.lessons[:-1])} and "
+                   f"{tagging.lessons[-1]} read tagged text.", icon=":material/warning:")
     if corpus is not None and corpus.blank_lines:
         st.caption(f"{corpus.blank_lines:,} blank lines were skipped.")
     return corpus
@@ -118,4 +125,5 @@ VIEW = register(View(
     row=lambda model, state, u, marks: utterance_html(
         model.texts[u], model.boundary_labels(state, u), marks, number=u + 1),
     legend=legend,
-    status=lambda model, state: f"{len(model.lexicon(state)):,} words in the lexicon"))
+    status=lambda model, state: f"{len(model.lexicon(state)):,} words in the lexicon",
+    lessons=("Word segmentation", "Particle filter", "Sampler race (with a segmentation model)")))

@@ -7,7 +7,8 @@ from dataclasses import replace
 import streamlit as st
 
 from datasets.synthetic import hmm_corpus
-from datasets.tagged import AUTO, TAGGING
+from datasets.tagged import AUTO, TAGGING, detect_format
+from datasets.text import decode
 from ui.corpus_choice import CorpusPicker, builtin, generated, upload
 from ui.kinds.registry import View, register
 from ui.settings import Setting
@@ -75,7 +76,12 @@ def choose(key):
     file_format = st.selectbox("Format", list(TAGGING.formats), format_func=TAGGING.formats.get,
                                key=f"{key}_format")
     lowercase = st.checkbox("Lowercase the words", key=f"{key}_lower")
-    return upload(TAGGING, key, "A tagged corpus", format=file_format, lowercase=lowercase)
+    corpus = upload(TAGGING, key, "A tagged corpus", format=file_format, lowercase=lowercase)
+    if corpus is not None and file_format == AUTO:  # say what was told, so it can be overridden
+        told = detect_format(decode(st.session_state[f"{key}_upload"].getvalue()))
+        st.caption(f"Read as {TAGGING.formats[told]} (told from the text; choose another "
+                   "format above if that is wrong).")
+    return corpus
 
 
 # --- the Type blocks view ---------------------------------------------------------------------
@@ -110,4 +116,5 @@ VIEW = register(View(
     n_units=lambda model: len(model.sentences),
     row=sentence_row,
     legend=lambda: "",
-    status=status))
+    status=status,
+    lessons=("HMM tag trajectories", "HMM estimators", "Sampler race (with the HMM)")))
