@@ -9,7 +9,7 @@ import streamlit as st
 
 from engine.experiments import gao_johnson
 from engine.models.hmm.model import HmmModel
-from ui import charts, gj_figures, playback, race_page
+from ui import charts, exercises, gj_figures, playback, race_page
 from ui.kinds.registry import picker_of
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
@@ -55,6 +55,7 @@ SETTINGS = PageSettings(KEY, (
             choices=gao_johnson.ESTIMATORS),
     Setting("eta", 0.0, float, "η", 0.0, 1.0),
     Setting("passes", 200, int, "the number of iterations", 1, MAX_ITERATIONS),
+    race_page.seconds_setting(),
     Setting("seed", 0, int, "the seed", 0, race_page.MAX_SEED),
     *OPTIONS.settings(),
     Setting("axis", "sweep", str, "the x axis", choices=tuple(AXES)),
@@ -80,7 +81,7 @@ def settings():
                         key="gj_eta", help="the rest start in uniformly random states; η = 0 "
                                            "gives EM and VB Gao & Johnson's randomly jittered "
                                            "uniform start")
-        st.number_input("Iterations per run", 1, MAX_ITERATIONS, step=50, key="gj_passes")
+        race_page.length_input(KEY, "Iterations per run", 1, MAX_ITERATIONS)
         st.number_input("Seed", 0, race_page.MAX_SEED, key="gj_seed")
         with st.expander("Model settings (K, α, α′, decoding)", expanded=True):
             st.selectbox("Their eight combinations", COMBINATIONS, index=None,
@@ -98,7 +99,7 @@ def make_model(corpus, config):
 
 
 def standings(race):
-    """Where each estimator stands now: one row each."""
+    """Where each estimator stands now: one row each; accuracies in percent, as the tiles."""
     rows = []
     for name, run in race.runs.items():
         last = run.trace[-1]
@@ -108,45 +109,58 @@ def standings(race):
                      "ms / iteration": 1000 * run.seconds / done,
                      "objective": OBJECTIVES[last["objective_kind"]],
                      "value": last["objective"], "log p(tags, words)": last["loglik"],
-                     **{title: last.get(column) for column, title, _ in MEASURES}})
+                     **{column_title(column, title, fraction):
+                        last.get(column) * (100 if fraction and column in last else 1)
+                        for column, title, fraction in MEASURES if column in last}})
     return pd.DataFrame(rows).set_index("estimator")
+
+
+def column_title(column, title, fraction):
+    """A measure's column in the standings: a fraction is shown in percent, as the tiles do."""
+    return f"{title} (%)" if fraction else title
+
+
+def tile(name, run, has_gold):
+    """(label, value, help, what) of an estimator's tile: its greedy 1-to-1 accuracy in percent
+    (the standings' column of that name), or its log p(tags, words) without gold tags."""
+    last = run.trace[-1]
+    help_text = (f"log p(tags, words) = {last['loglik']:,.1f}; engine time "
+                 f"{run.seconds:,.2f} s")
+    if has_gold:
+        return (f"{label(name)} · iteration {run.sweeps_done:,}",
+                f"{last['acc_one_to_one']:.1%}", help_text, "1-to-1 accuracy")
+    return (f"{label(name)} · iteration {run.sweeps_done:,}", f"{last['loglik']:,.0f}",
+            help_text, "log p(tags, words)")
 
 
 def draw_race(race):
     has_gold = "acc_one_to_one" in next(iter(race.runs.values())).trace[-1]
-    items = []
-    for name, run in race.runs.items():
-        last = run.trace[-1]
-        value = f"{last['acc_one_to_one']:.1%}" if has_gold else f"{last['loglik']:,.0f}"
-        items.append((f"{label(name)} · iteration {run.sweeps_done:,}", value,
-                      f"greedy 1-to-1 accuracy; log p(tags, words) = {last['loglik']:,.1f}; "
-                      f"engine time {run.seconds:,.2f} s"))
-    race_page.metric_row(items)
+    race_page.metric_row([tile(name, run, has_gold) for name, run in race.runs.items()])
     x = st.session_state.gj_axis or "sweep"  # a segmented control can be cleared
     x_title = "iterations" if x == "sweep" else "engine time (s)"
     reach = 0.01 if x == "seconds" else None
     left, right = st.columns(2)
-    charts.show(left, charts.traces(race, "loglik", "log p(tags, words)",
-                                    "Log-probability of the tagging", x=x, x_title=x_title,
-                                    x_reach=reach), "gj_chart_loglik")
-    charts.show(right, charts.traces(race, "objective", "objective (natural log)",
-                                     "Each one's objective", x=x, x_title=x_title,
-                                     x_reach=reach), "gj_chart_objective")
+    charts.show_traces(left, race, "loglik", "log p(tags, words)",
+                       "Log-probability of the tagging", "gj_chart_loglik", x=x,
+                       x_title=x_title, x_reach=reach)
+    charts.show_traces(right, race, "objective", "objective (natural log)",
+                       "Each one's objective", "gj_chart_objective", x=x, x_title=x_title,
+                       x_reach=reach)
     right.caption("EM: the likelihood log p(words | θ); VB: its bound F ≤ log p(words); the "
                   "samplers: log p(tags, words), as on the left.")
     if has_gold:
         for row in (MEASURES[:2], MEASURES[2:]):
-            for col, (column, title, _) in zip(st.columns(2), row):
-                charts.show(col, charts.traces(race, column, title, title[0].upper() + title[1:],
-                                               x=x, x_title=x_title, x_reach=reach,
-                                               y_domain=[0, 1] if column != "vi" else None),
-                            f"gj_chart_{column}")
+            for col, (column, title, fraction) in zip(st.columns(2), row):
+                charts.show_traces(col, race, column, title, title[0].upper() + title[1:],
+                                   f"gj_chart_{column}", x=x, x_title=x_title, x_reach=reach,
+                                   y_domain=[0, 1] if fraction else None)
     st.dataframe(standings(race), column_config={
         "engine s": st.column_config.NumberColumn(format="%.2f"),
         "ms / iteration": st.column_config.NumberColumn(format="%.2f"),
         "value": st.column_config.NumberColumn(format="%,.1f"),
         "log p(tags, words)": st.column_config.NumberColumn(format="%,.1f"),
-        **{title: st.column_config.NumberColumn(format="%.3f") for _, title, _ in MEASURES}})
+        **{column_title(*measure): st.column_config.NumberColumn(
+            format="%.1f" if measure[2] else "%.3f") for measure in MEASURES}})
 
 
 # --- the page ---------------------------------------------------------------------------------
@@ -175,3 +189,4 @@ if "gj_race" in st.session_state:
     gj_figures.formulas(model)
     gj_figures.lesson()
     gj_figures.grid_section(model, st.session_state.gj_config)
+exercises.show(SETTINGS)  # predict, then run: ui/lesson_exercises.py

@@ -10,7 +10,8 @@ import streamlit as st
 from engine.core.arrivals import MAX_CUSTOMERS, Arrivals
 from engine.experiments import table_figure
 from engine.models.bigram.model import BigramModel
-from ui import playback
+from ui import exercises, playback
+from ui.charts import show
 from ui.corpus_choice import UPLOAD_NOTE
 from ui.page import prologue
 from ui.warmup import warm_samplers
@@ -136,9 +137,8 @@ def draw_restaurant(arrivals):
                     "customers shown)")
         st.code(explicit_text(arrivals, names), language=None, wrap_lines=True)
     history = np.cumsum(np.asarray(arrivals.opened, dtype=np.int64))
-    with st.container(key="rest_path_chart"):
-        st.altair_chart(tables_path(history, config["alpha"], config["discount"],
-                                    config["customers"]), key="rest_path_plot")
+    show(st, tables_path(history, config["alpha"], config["discount"], config["customers"]),
+         "rest_path_chart")
 
 
 def restaurant_formulas():
@@ -183,8 +183,7 @@ def draw_figure_two(corpus):
     if not alphas:
         st.info("Choose at least one α.")
         return
-    st.plotly_chart(figure_two(lines, points, [float(a) for a in alphas]), width="stretch",
-                    key="rest_fig2")
+    show(st, figure_two(lines, points, [float(a) for a in alphas]), "rest_fig2")
     st.caption("Lines: E[t_w] for a restaurant with a fixed base — **solid** exact "
                "(α P(w) (ψ(α P(w) + n_w) − ψ(α P(w))), the same as the exact sum), **dashed** "
                "Antoniak's approximation, **dotted** GGJ06's approximation (Antoniak's without "
@@ -254,3 +253,4 @@ if "rest_race" in st.session_state:
 restaurant_formulas()
 draw_figure_two(word_corpus)
 figure_formulas()
+exercises.show(SETTINGS)  # predict, then run: ui/lesson_exercises.py

@@ -2,19 +2,21 @@
 
 Widgets and plots only; every number comes from engine.models.toy.model.
 """
+import altair as alt
 import numpy as np
-import plotly.graph_objects as go
+import pandas as pd
 import streamlit as st
 
+from engine.cli.race_plots import style
 from engine.models.toy.model import MAX_N, ToyModel
 from engine.samplers import offered
 from engine.run import Race
-from ui import playback, race_page
-from ui.charts import show, traces
+from ui import exercises, playback, race_page
+from ui.charts import show, show_traces
 from ui.page import prologue
 from ui.warmup import warm_samplers
 from ui.settings import PageSettings, Setting
-from ui.theme import EXACT_COLOUR, colour, label, layout
+from ui.theme import EXACT_COLOUR, colour, label
 
 KEY = "toy"
 MAX_PASSES = 10_000
@@ -61,6 +63,7 @@ SETTINGS = PageSettings(KEY, (
     Setting("samplers", ("token", "type"), tuple, "the samplers",
             choices=offered(ToyModel.samplers)),
     Setting("passes", 30, int, "the number of passes", 1, MAX_PASSES),
+    race_page.seconds_setting(0.5),
     Setting("seed", 0, int, "the seed", 0, MAX_SEED),
     Setting("skip", True, bool, "the skip approximation"),
     Setting("chains", 200, int, "the number of TOKEN chains", 1, MAX_CHAINS),
@@ -85,8 +88,9 @@ def settings():
                         help="0 … n; the paper starts at m = n")
         st.multiselect("Samplers", offered(ToyModel.samplers), format_func=label,
                        key="toy_samplers")
-        st.number_input("Passes per run", step=1, key="toy_passes",
-                        help="TOKEN-anneal cools from 10 to 1 over the first half of the run")
+        race_page.length_input(KEY, "Passes per run", step=1,
+                               help="TOKEN-anneal cools from 10 to 1 over the first half "
+                                    "of the run")
         st.number_input("Seed", step=1, key="toy_seed",
                         help="same seed, same settings → the same chains")
         st.checkbox("TYPE: skip approximation", key="toy_skip",
@@ -97,6 +101,7 @@ def settings():
     s.toy_n_before = s.toy_n  # what follow_n compares with when n changes next
     SETTINGS.save()
     return dict(n=s.toy_n, m=s.toy_m, samplers=tuple(s.toy_samplers), passes=s.toy_passes,
+                length=race_page.length(KEY),
                 seed=s.toy_seed, skip=s.toy_skip)
 
 
@@ -110,7 +115,7 @@ def problems(config):
                      f"it is {config['m']:,}.")
     if not config["samplers"]:
         found.append("Choose at least one sampler.")
-    if not 1 <= config["passes"] <= MAX_PASSES:
+    if "total_sweeps" in config["length"] and not 1 <= config["passes"] <= MAX_PASSES:
         found.append(f"Passes per run must be between 1 and {MAX_PASSES:,}; "
                      f"it is {config['passes']:,}.")
     if not 0 <= config["seed"] <= MAX_SEED:
@@ -121,8 +126,8 @@ def problems(config):
 def build_race(config):
     """Fresh chains for ``config``, all from the same initial state; stops playing."""
     st.session_state.toy_race = Race(ToyModel(config["n"]), config["samplers"], config["seed"],
-                                     init={"m": config["m"]}, total_sweeps=config["passes"],
-                                     skip=config["skip"])
+                                     init={"m": config["m"]}, skip=config["skip"],
+                                     **config["length"])
     st.session_state.toy_config = config
     st.session_state.toy_playing = False
 
@@ -139,10 +144,11 @@ def draw_race(race):
          f"log p(x, z) = {run.trace[-1]['loglik']:,.1f}; engine time "
          f"{run.seconds * 1000:,.1f} ms; temperature {run.trace[-1]['temperature']:.2f}")
         for name, run in race.runs.items()])
-    show(st, traces(race, "m", "m (copies split as a b)",
-                    "m against passes, every chain from the same start (Fig. 2b)",
-                    y_domain=[-0.03 * n, 1.05 * n], x_domain=[0, max(race.total_sweeps, 1)],
-                    level=(n / 2, "n/2: TOKEN has escaped below this")), "toy_race_chart")
+    show_traces(st, race, "m", "m (copies split as a b)",
+                "m against passes, every chain from the same start (Fig. 2b)", "toy_race_chart",
+                y_domain=[-0.03 * n, 1.05 * n],
+                x_domain=race.total_sweeps and [0, race.total_sweeps],  # None: equal time
+                level=(n / 2, "n/2: TOKEN has escaped below this"))
 
 
 # --- the exact posterior and the two histograms -----------------------------------------------
@@ -152,41 +158,68 @@ def exact_log_posterior_z(n):
 
 
 def posterior_chart(n):
+    """Eq. 1 (one analysis z) and eq. 2 (the number m), both exact: dark grey, one dashed."""
     stride = max(1, (n + 1) // 4000)  # a line of ≤ ~4000 points looks the same and draws fast
     m = np.unique(np.r_[np.arange(0, n + 1, stride), n])
-    fig = go.Figure([
-        go.Scatter(x=m, y=exact_log_posterior_z(n)[m], mode="lines", name="log p(z | x), one z",
-                   line=dict(color="#8a8a8a", width=2, dash="dash")),
-        go.Scatter(x=m, y=exact_log_posterior(n)[m], mode="lines", name="log p(m | x)",
-                   line=dict(color=EXACT_COLOUR, width=2.5))])
-    note = f" (every {stride}th m drawn)" if stride > 1 else ""
-    return layout(fig, f"Exact posterior, n = {n:,} (Fig. 2a){note}", "m", "log probability")
+    lines = {"log p(z | x), one z": (exact_log_posterior_z(n)[m], [6, 4]),
+             "log p(m | x)": (exact_log_posterior(n)[m], [1, 0])}
+    data = pd.concat([pd.DataFrame({"m": m, "log probability": y, "curve": name})
+                      for name, (y, _) in lines.items()], ignore_index=True)
+    chart = alt.Chart(data).mark_line(strokeWidth=2.5, color=EXACT_COLOUR).encode(
+        x=alt.X("m:Q", title="m", scale=alt.Scale(nice=False)),
+        y=alt.Y("log probability:Q", title="log probability"),
+        strokeDash=alt.StrokeDash("curve:N", title=None, sort=list(lines), scale=alt.Scale(
+            domain=list(lines), range=[dash for _, dash in lines.values()])),
+        tooltip=["curve:N", "m:Q", alt.Tooltip("log probability:Q", format=",.2f")])
+    note = f", every {stride}th m" if stride > 1 else ""
+    return style(chart, [f"Exact posterior, n = {n:,}", f"(Fig. 2a{note})"], 260)
+
+
+FLOOR = 10 ** -6.5  # the proportions' log axis starts here: rarer m are left out
 
 
 def type_draws_chart(n, seed):
+    """TYPE's draws of m (its colour) against the exact p(m | x) (dark grey, dotted)."""
     count = int(min(2000, max(50, DRAW_WORK // n)))
     draws = type_draws(n, seed, count)
     p = np.exp(exact_log_posterior(n))
     top = int(max(draws.max(), np.searchsorted(np.cumsum(p), 1 - 1e-6)))
     m = np.arange(top + 1)
     observed = np.bincount(draws, minlength=top + 1)[: top + 1] / count
-    fig = go.Figure([
-        go.Bar(x=m, y=observed, name=f"TYPE's draws ({count:,} moves)",
-               marker_color=colour("type"), opacity=0.75),
-        go.Scatter(x=m, y=p[: top + 1], mode="markers+lines", name="exact p(m | x)",
-                   line=dict(color=EXACT_COLOUR, dash="dot"), marker=dict(size=8))])
-    layout(fig, "Every TYPE move draws m exactly from p(m | x)", "m", "proportion (log scale)")
-    fig.update_yaxes(type="log", range=[-6.5, 0.1])
-    return fig, count, draws
+    drawn, exact = f"TYPE's draws ({count:,} moves)", "exact p(m | x)"
+    what = alt.Color("what:N", title=None, scale=alt.Scale(
+        domain=[drawn, exact], range=[colour("type"), EXACT_COLOUR]))
+    y_scale = alt.Scale(type="log", domain=[FLOOR, 1.2], clamp=True)
+    seen = observed > 0
+    bars = alt.Chart(pd.DataFrame({"m": m[seen], "proportion": observed[seen], "floor": FLOOR,
+                                   "what": drawn})).mark_bar(opacity=0.75).encode(
+        x=alt.X("m_start:Q", title="m", axis=alt.Axis(tickMinStep=1, format="d")),
+        x2=alt.X2("m_end:Q"),
+        y=alt.Y("proportion:Q", title="proportion (log scale)", scale=y_scale,
+                axis=alt.Axis(format="~e", values=[1e-6, 1e-4, 1e-2, 1])),
+        y2="floor:Q", color=what,
+        tooltip=["m:Q", alt.Tooltip("proportion:Q", format=".4f")]).transform_calculate(
+        m_start="datum.m - 0.45", m_end="datum.m + 0.45")  # a bar centred on its m
+    kept = p[: top + 1] >= FLOOR
+    curve = alt.Chart(pd.DataFrame({"m": m[kept], "proportion": p[: top + 1][kept],
+                                    "what": exact})).mark_line(
+        strokeDash=[2, 2], point=alt.OverlayMarkDef(size=30, color=EXACT_COLOUR)).encode(
+        x="m:Q", y=alt.Y("proportion:Q", scale=y_scale), color=what,
+        tooltip=[alt.Tooltip("proportion:Q", format=".6f", title="exact p(m | x)")])
+    return (style(alt.layer(bars, curve), ["Every TYPE move draws m", "exactly from p(m | x)"],
+                  260), count, draws)
 
 
 def escape_chart(times):
-    escaped = times[times > 0]
-    values, counts = np.unique(escaped, return_counts=True)
-    fig = go.Figure(go.Bar(x=values, y=counts, marker_color=colour("token"),
-                           name="TOKEN chains"))
-    return layout(fig, "Passes TOKEN needs until m < n/2, started at m = n",
-                  "passes until m first drops below n/2", "chains")
+    """How many TOKEN chains first drop below n/2 after each number of passes."""
+    values, counts = np.unique(times[times > 0], return_counts=True)
+    data = pd.DataFrame({"passes": values, "chains": counts})
+    chart = alt.Chart(data).mark_rect(color=colour("token")).encode(
+        x=alt.X("from:Q", title="passes until m first drops below n/2"), x2="to:Q",
+        y=alt.Y("chains:Q", title="chains"), y2=alt.datum(0),
+        tooltip=["passes:Q", "chains:Q"]).transform_calculate(
+        **{"from": "datum.passes - 0.45", "to": "datum.passes + 0.45"})
+    return style(chart, ["Passes TOKEN needs until m < n/2,", "started at m = n"], 240)
 
 
 def explanation(model):
@@ -197,7 +230,7 @@ def explanation(model):
                 "analysis z with m copies split as `a b` has probability (eq. 1)")
     st.latex(r"p(z \mid x) \propto g(m) = \frac{1^{(m)}\,1^{(m)}\,1^{(n-m)}}{3^{(n+m)}},"
              r"\qquad p(m \mid x) = \binom{n}{m}\frac{g(m)}{\sum_{m'}\binom{n}{m'} g(m')}")
-    st.markdown("where a^(k) = a(a+1)…(a+k−1). **TOKEN** changes one copy at a time "
+    st.markdown("where a⁽ᵏ⁾ = a(a+1)…(a+k−1). **TOKEN** changes one copy at a time "
                 "(eq. 4). At m = n the other copies have made `a` and `b` frequent and `ab` "
                 "unseen, so re-joining one copy has probability")
     st.latex(r"p(z_i = 0 \mid z_{-i}) = \frac{2n+2}{2n+2+n^2} \approx \frac{2}{n}")
@@ -238,12 +271,12 @@ playback.live(KEY, draw_race)
 
 st.subheader("The exact posterior")
 left, right = st.columns(2)
-left.plotly_chart(posterior_chart(applied["n"]), key="toy_posterior_chart")
+show(left, posterior_chart(applied["n"]), "toy_posterior_chart")
 left.caption("Dashed: one analysis z with m split copies (eq. 1) — bimodal, with modes at m = 0 and "
              "m = n, which is where TOKEN gets stuck. Solid: the number m itself (eq. 2), "
              "which adds up the C(n, m) analyses with that m.")
 fig, count, draws = type_draws_chart(applied["n"], applied["seed"])
-right.plotly_chart(fig, key="toy_type_draws_chart")
+show(right, fig, "toy_type_draws_chart")
 right.caption(f"Mean m over {count:,} TYPE draws from m = n: {draws.mean():,.3f}; "
               f"exact E[m | x] = {exact_mean(applied['n']):,.3f}. Each draw re-samples all n "
               "sites.")
@@ -256,7 +289,7 @@ if not 1 <= chains <= MAX_CHAINS:
 else:
     times = escape_times(applied["n"], applied["seed"], chains)
     stuck = int((times < 0).sum())
-    st.plotly_chart(escape_chart(times), key="toy_escape_chart")
+    show(st, escape_chart(times), "toy_escape_chart")
     if stuck < len(times):
         st.caption(f"Median {np.median(times[times > 0]):.0f} passes over {len(times) - stuck:,} "
                    f"chains that escaped; {stuck:,} did not within {ESCAPE_CAP:,} passes.")
@@ -264,3 +297,4 @@ else:
         st.caption(f"None of the {len(times):,} chains escaped within {ESCAPE_CAP:,} passes.")
 
 explanation(ToyModel(applied["n"]))
+exercises.show(SETTINGS)  # predict, then run: ui/lesson_exercises.py

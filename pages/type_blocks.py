@@ -4,21 +4,25 @@ Widgets and plots only; the moves are the engine's (engine.samplers). Every regi
 that offers TYPE can be chosen: its corpora and how its analysis is drawn come from the view of
 its kind of data (ui/kinds), its settings from its options (ui/models).
 """
+import altair as alt
 import numpy as np
-import plotly.graph_objects as go
+import pandas as pd
 import streamlit as st
 
+from engine.cli.race_plots import style
 from engine.core.rng import make_rng
 from engine.models import registry
 from engine.samplers import make_sampler
 from engine.samplers.token import token_conditional
+from ui import exercises
+from ui.charts import show
 from ui.kinds import tagging
 from ui.kinds.registry import view_or_stop, views
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
 from ui.warmup import warm_samplers
 from ui.settings import PageSettings, Setting
-from ui.theme import SITE_MARK, colour, layout
+from ui.theme import EXACT_COLOUR, SITE_MARK, colour
 
 MAX_SEED = 2**32 - 1
 SHOWN_UTTERANCES = 24
@@ -33,8 +37,8 @@ def small_corpus(kind, source, size, seed):
 MODELS = {name: cls for name, cls in registry.models().items() if "type" in cls.samplers}
 OPTIONS = ModelOptions(tuple(MODELS.values()))
 PRESETS = {
-    # seed 4's first pivot is a `the` (found by trying seeds): its block holds all 27 of them
-    "One block of `the` (HMM)": dict(model="hmm", source=tagging.SMALL_CORPORA[0], size=40,
+    # seed 4's first pivot is a “the” (found by trying seeds): its block holds all 27 of them
+    "One block of “the” (HMM)": dict(model="hmm", source=tagging.SMALL_CORPORA[0], size=40,
                                      eta=1.0, seed=4, skip=True, hmm_n_states=5,
                                      hmm_alpha=0.1, hmm_alpha_emit=0.1),
 }
@@ -197,30 +201,37 @@ def corpus_view(lab):
 
 
 def m_chart(move):
+    """TYPE's exact p(m | rest) over the block's split counts m (eq. 7), the drawn m coloured."""
     info = move["info"]
-    size = len(info.block)
     p = np.exp(info.log_p)
-    m = np.arange(size + 1)
-    colours = [colour("type") if k == info.drawn else "#b9dde2" for k in m]
-    fig = go.Figure(go.Bar(x=m, y=p, marker_color=colours, name="p(m | …)",
-                           hovertemplate="m = %{x}: %{y:.4f}<extra></extra>"))
-    layout(fig, f"TYPE: p(m | rest), eq. 7 — drawn m = {info.drawn}",
-           f"m — block sites set to {move['values'][move['slice'][1]]}", "probability",
-           height=320)
-    fig.update_xaxes(dtick=1 if size <= 30 else None)
-    return fig
+    m = np.arange(len(p))
+    every = -(-len(p) // 20)  # at most about 20 labelled m
+    data = pd.DataFrame({"m": m, "probability": p, "drawn": m == info.drawn})
+    chart = alt.Chart(data).mark_bar().encode(
+        x=alt.X("m:O", title=f"m — block sites set to {move['values'][move['slice'][1]]}",
+                axis=alt.Axis(labelAngle=0, values=m[::every].tolist())),
+        y=alt.Y("probability:Q", title="probability"),
+        color=drawn_colour("type"),
+        tooltip=["m:O", alt.Tooltip("probability:Q", format=".4f")])
+    return style(chart, ["TYPE: p(m | rest), eq. 7", f"drawn: m = {info.drawn}"], 220)
 
 
 def token_chart(move, token):
-    names = move["values"]
-    colours = [colour("token") if v == token["drawn"] else "#eab8bf"
-               for v in range(len(names))]
-    fig = go.Figure(go.Bar(x=names, y=token["p"], marker_color=colours,
-                           hovertemplate="%{x}: %{y:.4f}<extra></extra>"))
-    layout(fig, "TOKEN at the same pivot, same state (eq. 4)", None, "probability", height=320)
-    fig.update_xaxes(type="category")
-    fig.update_yaxes(range=[0, 1])
-    return fig
+    """TOKEN's exact conditional at the same pivot (eq. 4), the drawn value coloured."""
+    names = list(move["values"])
+    data = pd.DataFrame({"value": names, "probability": token["p"],
+                         "drawn": np.arange(len(names)) == token["drawn"]})
+    chart = alt.Chart(data).mark_bar().encode(
+        x=alt.X("value:N", sort=names, title=None, axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("probability:Q", title="probability", scale=alt.Scale(domain=[0, 1])),
+        color=drawn_colour("token"),
+        tooltip=["value:N", alt.Tooltip("probability:Q", format=".4f")])
+    return style(chart, ["TOKEN at the same pivot,", "same state (eq. 4)"], 220)
+
+
+def drawn_colour(sampler):
+    """The exact distribution dark grey, the value the sampler drew in its colour."""
+    return alt.condition("datum.drawn", alt.value(colour(sampler)), alt.value(EXACT_COLOUR))
 
 
 def explain(move, token):
@@ -241,16 +252,16 @@ def formulas(move):
     """Eq. 4, 7 and 9 of Liang et al., with the last move's numbers."""
     with st.expander("The equations", icon=":material/function:"):
         st.markdown("**TOKEN** (eq. 4) changes one site s from its conditional given the rest, "
-                    "the choices that depend on b_s taken out (counts n^{−s}):")
+                    "the choices that depend on b_s taken out (counts n⁻ˢ):")
         st.latex(r"p(b_s = v \mid b_{-s}) \propto p(\Delta z^{s:v} \mid z^{-s})")
         st.markdown("**TYPE** removes a block S of sites of one type at once. Every assignment "
                     "of the block with m sites at value 1 adds the same counts, so it has the "
                     "same probability g(m) (eq. 9), a product over the counts the block touches "
-                    "of rising factorials a^(k) = a(a+1)…(a+k−1):")
+                    "of rising factorials a⁽ᵏ⁾ = a(a+1)…(a+k−1):")
         st.latex(r"g(m) = \frac{\prod_{r,o} (\alpha_r\mu_{ro} + n^{-S}_{ro})^"
                  r"{(m\,\delta_{ro}^{1} + (|S|-m)\,\delta_{ro}^{0})}}"
                  r"{\prod_r (\alpha_r + n^{-S}_r)^{(m\,\delta_r^{1} + (|S|-m)\,\delta_r^{0})}}")
-        st.markdown("where δ^v counts what one site with value v adds to outcome o of "
+        st.markdown("where δᵛ counts what one site with value v adds to outcome o of "
                     "distribution r. The number of sites at value 1 is then drawn from eq. 7, "
                     "and a uniformly random m of the block's sites get value 1:")
         st.latex(r"p(m \mid \text{rest}) = \frac{\binom{|S|}{m}\,g(m)}"
@@ -286,8 +297,8 @@ with left:
     corpus_view(lab)
 with right:
     if move is not None:
-        st.plotly_chart(m_chart(move), key="tb_m_chart")
-        st.plotly_chart(token_chart(move, lab["token"]), key="tb_token_chart")
+        show(st, m_chart(move), "tb_m_chart")
+        show(st, token_chart(move, lab["token"]), "tb_token_chart")
         explain(move, lab["token"])
 formulas(move)
 if lab["history"]:
@@ -311,4 +322,5 @@ st.markdown(
     "word (*very very*) joins only its own blocks: the move could change its type, and the "
     "block must come out the same after the move for TYPE to be exact.", unsafe_allow_html=True)
 st.caption("Both bar charts are exact conditional distributions computed by the engine, not "
-           "histograms of samples; the darker bar is the value drawn.")
+           "histograms of samples (dark grey); the coloured bar is the value drawn.")
+exercises.show(SETTINGS)  # predict, then run: ui/lesson_exercises.py

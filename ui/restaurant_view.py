@@ -10,17 +10,22 @@ import html
 import altair as alt
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 from plotly.colors import qualitative
 
+from engine.cli.race_plots import style
 from engine.core.table_expectations import expected_tables_digamma
-from engine.experiments.table_figure import FORMULAS
-from ui.theme import layout
 
 DISH_COLOURS = qualitative.Pastel + qualitative.Set3
 DOTS_SHOWN = 30  # customers drawn at one table; a bigger table says how many more
 ALPHA_COLOURS = {100.0: "#1f77b4", 1_000.0: "#2ca02c", 10_000.0: "#ff7f0e", 100_000.0: "#d62728"}
-DASHES = {"exact": "solid", "antoniak": "dash", "flawed": "dot"}
+DASHES = {"exact": [1, 0], "antoniak": [6, 3], "flawed": [1, 3]}  # solid, dashed, dotted
+LINE_NAMES = {"exact": "exact (digamma)", "antoniak": "Antoniak", "flawed": "GGJ06"}
+# Vega has no star symbol: a five-pointed one as an SVG path in the unit square
+STAR = ("M0,-1L0.24,-0.32L0.95,-0.31L0.38,0.12L0.59,0.81L0,0.4L-0.59,0.81L-0.38,0.12"
+        "L-0.95,-0.31L-0.24,-0.32Z")
+# each kind of sampled point: its name in the legend and its shape
+SHAPES = {"fixed base": ("fixed base", STAR),
+          "inferred base (bigram)": ("bigram model", "circle")}
 
 
 def dish_colour(w):
@@ -107,29 +112,51 @@ def tables_path(history, alpha, discount, total):
 
 
 def figure_two(lines, points, alphas):
-    """Log–log: expected tables against frequency; lines by formula, stars and circles by
-    sampler, a colour per α."""
-    fig = go.Figure()
-    for alpha in alphas:
-        colour = ALPHA_COLOURS.get(alpha, "#333")
-        for formula, dash in DASHES.items():
-            part = lines[(lines.alpha == alpha) & (lines.formula == formula)]
-            fig.add_trace(go.Scatter(
-                x=part.frequency, y=part.tables, mode="lines", line=dict(color=colour, dash=dash,
-                                                                         width=1.6),
-                name=f"α = {alpha:,.0f}: {FORMULAS[formula]}", legendgroup=f"{alpha}",
-                showlegend=formula == "exact"))
-        for kind, symbol in (("fixed base", "star"), ("inferred base (bigram)", "circle-open")):
-            part = points[(points.alpha == alpha) & (points.kind == kind)]
-            fig.add_trace(go.Scatter(
-                x=part.frequency, y=part.tables, mode="markers", legendgroup=f"{alpha}",
-                marker=dict(symbol=symbol, color=colour, size=7 if symbol == "star" else 6),
-                name=f"α = {alpha:,.0f}: {kind}", showlegend=False,
-                customdata=part.words,
-                hovertemplate="frequency %{x}: mean tables %{y:.2f} over %{customdata} words"
-                              f"<extra>α = {alpha:,.0f}, {kind}</extra>"))
-    fig.update_xaxes(type="log")
-    fig.update_yaxes(type="log")
-    layout(fig, x="word frequency n_w", y="tables t_w", height=480)
-    # the curves rise to the right: the legend goes where they are low
-    return fig.update_layout(legend=dict(yanchor="top", y=0.98, xanchor="left", x=0.01))
+    """Log–log: expected tables against frequency; a colour per α, a dash per formula, a shape
+    per kind of sampled point, each of the three explained in a legend."""
+    names = {alpha: f"{alpha:,.0f}" for alpha in alphas}
+    colour = alt.Color("alpha:N", title="α", sort=list(names.values()), scale=alt.Scale(
+        domain=list(names.values()), range=[ALPHA_COLOURS.get(a, "#333") for a in alphas]),
+        legend=alt.Legend(columns=4, orient="top"))
+    x = alt.X("frequency:Q", title="word frequency n_w", scale=alt.Scale(type="log", nice=False),
+              axis=decade_axis(1, lines.frequency.max()))
+    tables = pd.concat([lines.tables, points.tables])
+    y = alt.Y("tables:Q", title="tables t_w", scale=alt.Scale(type="log", nice=False),
+              axis=decade_axis(tables[tables > 0].min(), tables.max()))
+    shown = lines[lines.alpha.isin(alphas)]
+    curves = alt.Chart(shown.assign(alpha=shown.alpha.map(names),
+                                    formula=shown.formula.map(LINE_NAMES))).mark_line(
+        strokeWidth=1.8).encode(
+        x=x, y=y, color=colour,
+        strokeDash=alt.StrokeDash("formula:N", title="lines: E[t_w]",
+                                  scale=alt.Scale(domain=[LINE_NAMES[f] for f in DASHES],
+                                                  range=list(DASHES.values())),
+                                  legend=alt.Legend(columns=1, symbolStrokeWidth=2,
+                                                    symbolSize=400)),
+        tooltip=[alt.Tooltip("alpha:N", title="α"), "formula:N",
+                 alt.Tooltip("frequency:Q", format=","),
+                 alt.Tooltip("tables:Q", format=",.2f")])
+    sampled = points[points.alpha.isin(alphas)]
+    kinds = {kind: name for kind, (name, _) in SHAPES.items()}
+    dots = alt.Chart(sampled.assign(alpha=sampled.alpha.map(names),
+                                    kind=sampled.kind.map(kinds))).mark_point(
+        size=60, strokeWidth=1.6).encode(
+        x=x, y=y, color=colour,
+        shape=alt.Shape("kind:N", title="points: sampled",
+                        scale=alt.Scale(domain=[name for name, _ in SHAPES.values()],
+                                        range=[shape for _, shape in SHAPES.values()]),
+                        legend=alt.Legend(columns=1, symbolStrokeColor="#333")),
+        tooltip=[alt.Tooltip("alpha:N", title="α"), "kind:N",
+                 alt.Tooltip("frequency:Q", format=","),
+                 alt.Tooltip("tables:Q", format=",.2f", title="mean tables"),
+                 alt.Tooltip("words:Q", format=",", title="words averaged")])
+    # α's legend above the plot, the other two below it: three side by side ran past a
+    # phone's edge, and inside the plot they hid curves
+    return style(alt.layer(curves, dots), "Tables against frequency (log–log)", 380)
+
+
+def decade_axis(low, high):
+    """A log axis labelled at its powers of ten only (1, 10, 100, 1,000, …): every tick
+    labelled showed leading digits alone ("2, 100, 5, 2, 10")."""
+    decades = 10.0 ** np.arange(np.floor(np.log10(low)), np.ceil(np.log10(high)) + 1)
+    return alt.Axis(values=decades.tolist(), format=",~g")

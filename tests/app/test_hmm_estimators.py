@@ -96,19 +96,45 @@ def test_no_estimator_keeps_the_runs(open_page):
     assert iterations(at) == [1] * 6
 
 
-def test_the_grid_fills_figures_two_to_five(open_page):
+def grid_status(at):
+    return [p.proto.text for p in at.get("progress")]
+
+
+def test_the_grid_fills_figures_two_to_five_and_a_cancel_keeps_it(open_page):
     at = open_page(PAGE)
     at.number_input(key="gj_grid_iters").set_value(12).run()
     at.multiselect(key="gj_grid_estimators").set_value(["em", "token"]).run()
     at.button(key="gj_grid_run").click().run()
-    job = at.session_state.gj_grid_job
+    job = at.session_state.gj_grid_grids[-1].job
     deadline = time.time() + 240
     while job.running and time.time() < deadline:
         time.sleep(1)
     assert job.error is None and job.done == job.total == 2 * 8
     at.run()
+    assert grid_status(at) == ["16 of 16 runs done — finished"]
     tables = [t.value for t in at.dataframe[1:]]
     assert len(tables) == 4  # Figures 2–5
     assert [list(t["estimator"]) for t in tables] == [["EM", "GSc,p"]] * 4
     assert list(tables[0]["theirs"]) == ["0.2817", "0.3916"]  # their 24K × 17 column
     assert any("EM has the worst VI" in m.value for m in at.markdown)
+    # each figure a chart beside its table: ours and theirs per estimator, what is better
+    figures = [t for t in chart_titles(at) if t.startswith("Figure")]
+    assert figures == ["Figure 2: greedy 1-to-1 accuracy (higher is better)",
+                       "Figure 3: cross-validation accuracy (higher is better)",
+                       "Figure 4: variation of information (lower is better)",
+                       "Figure 5: iterations to converge (lower is better)"]
+    # another setting's grid, cancelled: it says so, and the finished one stays available
+    at.number_input(key="gj_grid_iters").set_value(14).run()
+    assert len(at.dataframe) == 1  # these settings have no grid yet
+    at.button(key="gj_grid_run").click().run()
+    at.button(key="gj_grid_cancel").click().run()
+    cancelled = at.session_state.gj_grid_grids[-1].job
+    assert cancelled.state == "cancelled"
+    assert grid_status(at) == [f"cancelled ({cancelled.done} of 16 done)"]
+    assert at.selectbox(key="gj_grid_earlier").options == [
+        "12 iterations × 1 start, EM, GSc,p; Built-in: simple sentences, K = 15, seed 0 — "
+        "16 of 16 runs done — finished"]
+    at.number_input(key="gj_grid_iters").set_value(12).run()  # back: the finished grid
+    assert grid_status(at)[0] == "16 of 16 runs done — finished"
+    assert [list(t.value["estimator"]) for t in at.dataframe[1:5]] == [["EM", "GSc,p"]] * 4
+    assert not at.exception

@@ -59,7 +59,7 @@ def test_a_bad_address_parameter_gets_a_notice_and_its_default(open_page):
 
 def test_figure_two_draws_every_alpha_and_follows_the_corpus(open_page):
     at = open_page(PAGE)
-    charts = at.get("plotly_chart")
+    charts = [c for c in at.get("vega_lite_chart") if "Tables against frequency" in c.proto.spec]
     assert len(charts) == 1
     assert "1,433 word tokens" in " ".join(c.value for c in at.caption)
     at.radio(key="rest_fig_source").set_value("tagged").run()

@@ -12,7 +12,7 @@ def metrics(at):
 def test_before_any_move_the_page_invites_one(open_page):
     at = open_page(PAGE)
     assert "Press **TYPE move**" in at.info[0].value
-    assert not at.metric and not at.get("plotly_chart")
+    assert not at.metric and not at.get("vega_lite_chart")
 
 
 def test_a_type_move_shows_its_type_block_and_both_distributions(open_page):
@@ -27,7 +27,7 @@ def test_a_type_move_shows_its_type_block_and_both_distributions(open_page):
     assert shown["In the block |S|"] == f"{len(info.block):,}"
     assert shown["m drawn"] == f"{info.drawn:,} of {len(info.block):,}"
     assert set(info.block) <= set(info.type_sites) and info.pivot in info.type_sites
-    assert len(at.get("plotly_chart")) == 2  # p(m | …) and TOKEN's p(b | …)
+    assert len(at.get("vega_lite_chart")) == 2  # p(m | …) and TOKEN's p(b | …)
     assert np.exp(info.log_p).sum() == pytest.approx(1.0)
     assert lab["token"]["p"].sum() == pytest.approx(1.0)
     history = at.dataframe[0].value

@@ -41,9 +41,9 @@ def test_toy_page_steps_plays_and_plots(page, app_url, screenshot):
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("button", name="Play")).to_be_visible()
     # the race (redrawn in place while playing), then the exact posterior, TYPE's draws and
-    # TOKEN's escape times
-    expect(page.locator(".vega-embed svg")).to_have_count(1)
-    expect(page.locator(".js-plotly-plot")).to_have_count(3)
+    # TOKEN's escape times, all Vega-Lite
+    expect(page.locator(".vega-embed svg")).to_have_count(4)
+    expect(page.locator(".js-plotly-plot")).to_have_count(0)
     screenshot("toy_posterior")
 
 
@@ -101,11 +101,12 @@ def test_word_segmentation_page_plays_and_survives_a_bad_upload(page, app_url, s
 
 def test_type_blocks_page_makes_moves_and_draws_them(page, app_url, screenshot):
     page.goto(f"{app_url}/type_blocks")
-    expect(page.get_by_text("Press TYPE move")).to_be_visible()
+    expect(page.get_by_text("Press TYPE move: a pivot site")).to_be_visible()
     for move in range(1, 5):  # one click at a time: a click during a rerun could be lost
         page.get_by_role("button", name="TYPE move").click()
         expect(page.get_by_text(re.compile(rf"^Move {move} · pass"))).to_be_visible()
-    expect(page.locator(".js-plotly-plot")).to_have_count(2)
+    expect(page.locator(".st-key-tb_m_chart .vega-embed svg")).to_have_count(1)
+    expect(page.locator(".st-key-tb_token_chart .vega-embed svg")).to_have_count(1)
     expect(page.get_by_text("The pivot's type", exact=True)).to_be_visible()
     expect(page.get_by_text("same type, left out (conflict)")).to_be_visible()
     screenshot("type_blocks")
@@ -134,5 +135,5 @@ def test_type_blocks_page_shows_an_hmm_move(page, app_url, screenshot):
         page.get_by_role("button", name="TYPE move").click()
         expect(page.get_by_text(re.compile(rf"^Move {move} · pass"))).to_be_visible()
     expect(page.get_by_text("The pivot's type", exact=True)).to_be_visible()
-    expect(page.locator(".js-plotly-plot")).to_have_count(2)
+    expect(page.locator(".st-key-tb_m_chart .vega-embed svg")).to_have_count(1)
     screenshot("type_blocks_hmm")

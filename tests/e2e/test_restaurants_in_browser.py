@@ -9,6 +9,8 @@ from playwright.sync_api import expect
 from tests.corpora import EWT_DEV
 from tests.e2e.test_classroom import SIDEBAR, focus_page_body, wait_idle
 
+FIGURE_TWO = ".st-key-rest_fig2 .vega-embed svg"
+
 
 def metric(page, label):
     box = page.locator('[data-testid="stMetric"]').filter(has_text=label)
@@ -43,7 +45,7 @@ def test_keys_fill_the_restaurant_and_its_pictures_agree(page, app_url, screensh
     assert page.locator(".tb-dot").count() + more == n  # a dot per customer, or "+k" for more
     histogram = page.locator('[data-testid="stCode"]').first.inner_text()
     assert sum(int(k) for k in re.findall(r"\d+: (\d+)", histogram)) == tables
-    expect(page.locator(".js-plotly-plot")).to_have_count(1)
+    expect(page.locator(FIGURE_TWO)).to_have_count(1)
     screenshot("restaurants")
 
     page.keyboard.press("0")
@@ -55,13 +57,13 @@ def test_figure_two_on_an_uploaded_conllu_and_a_bad_upload(page, app_url, tmp_pa
     if not EWT_DEV.exists():
         pytest.skip(f"{EWT_DEV} is missing")
     page.goto(f"{app_url}/restaurants")
-    expect(page.locator(".js-plotly-plot")).to_have_count(1)
+    expect(page.locator(FIGURE_TWO)).to_have_count(1)
     sidebar = page.locator(SIDEBAR)
     sidebar.get_by_text("Upload: plain segmented text or CoNLL-U").click()
     sidebar.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(EWT_DEV))
     expect(page.get_by_text(re.compile(r"en_ewt-ud-dev\.conllu.*25,1\d\d word tokens"))) \
         .to_be_visible(timeout=120_000)
-    expect(page.locator(".js-plotly-plot")).to_have_count(1)
+    expect(page.locator(FIGURE_TWO)).to_have_count(1)
 
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"the dog\nthe\tcat\n")

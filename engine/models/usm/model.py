@@ -130,19 +130,19 @@ class UsmModel(SegmentationModel):
                          "in corpus order (it does not depend on the order: the words are "
                          "exchangeable)."),
             ("markdown", "**TOKEN** (eq. 4 of Liang et al.) resamples one site s: with every "
-                         "other word counted (n^{−s}), the site joins its two words w₁w₂ or "
+                         "other word counted (n⁻ˢ), the site joins its two words w₁w₂ or "
                          "splits them:"),
             ("latex", r"\frac{p(b_s = 1 \mid \text{rest})}{p(b_s = 0 \mid \text{rest})} = "
                       r"\frac{P(w_1 \mid n^{-s})\,P(\text{not end} \mid n^{-s})\,"
                       r"P(w_2 \mid n^{-s} + w_1)\,P(e \mid n^{-s} + w_1)}"
                       r"{P(w_1 w_2 \mid n^{-s})\,P(e \mid n^{-s})}"),
-            ("markdown", "where e is whether the last word ends its utterance, and n^{−s} + w₁ "
+            ("markdown", "where e is whether the last word ends its utterance, and n⁻ˢ + w₁ "
                          "counts w₁ as one more word."),
             ("markdown", "**TYPE** takes the block S of sites with the same type (w₁, w₂, "
                          "whether w₂ ends its utterance) that share no word, removes their "
                          "words, and draws how many m of them are split (eqs. 7 and 9): every "
                          "assignment with m splits has the same probability g(m), a product of "
-                         "rising factorials a^(k) = a(a+1)…(a+k−1),"),
+                         "rising factorials a⁽ᵏ⁾ = a(a+1)…(a+k−1),"),
             ("latex", r"p(m \mid \text{rest}) \propto \binom{|S|}{m}\,g(m),\qquad "
                       r"g(m) = \frac{\prod_{w}\big(\alpha_0 P_0(w) + n^{-S}_w\big)^{(c_w(m))}\;"
                       r"\prod_{e}\big(\rho/2 + n^{-S}_e\big)^{(c_e(m))}}"
