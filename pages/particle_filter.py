@@ -5,30 +5,31 @@ Widgets and pictures only; every number comes from engine.samplers.particle, the
 models with a particle filter (engine.models: their populations), engine.experiments.table1 and
 engine.experiments.online_vs_batch. A model's settings are its options (ui/models).
 """
+import hashlib
+import pickle
+
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
+from datasets.errors import CorpusError
 from datasets.segmented import SEGMENTATION
 from engine.core.resampling import SCHEMES
 from engine.experiments import online_vs_batch, table1
 from engine.grid import BuiltModel
 from engine.models import registry
 from engine.models.protocol import Population
-from engine.samplers import colour
 from engine.samplers.particle import ParticleFilter, Rejuvenation
-from ui import charts, playback
+from ui import charts, exercises, playback
 from ui.cluster import show_where_grids_run, start_grid
-from ui.grid_progress import rows_progress
+from ui.grid_progress import GridShelf
 from ui.kinds.segmentation import VIEW, legend
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
 from ui.warmup import warm_samplers
 from ui.particle_view import (GENEALOGY_PARTICLES, ess_chart, genealogy_chart, particle_cards,
-                              weights_chart, z_chart)
+                              versus_chart, weights_chart, z_chart)
 from ui.settings import PageSettings, Setting
-from ui.theme import layout
 
 KEY = "pf"
 MAX_PARTICLES = 1000
@@ -39,6 +40,7 @@ MODELS = {name: cls for name, cls in registry.models(Population).items()
 OPTIONS = ModelOptions(tuple(MODELS.values()))
 PARTICLE_OPTIONS = ModelOptions(tuple(MODELS.values()), "particle_options")
 PICKER = VIEW.picker
+TABLE_ONE = GridShelf("pf_t1")
 THRESHOLDS = {"N": "N (resample after every utterance)", "N/2": "N/2",
               "fraction": "a fraction of N"}
 REJUVENATION = {"off": "off", "token": "TOKEN moves", "type": "TYPE moves"}
@@ -196,8 +198,9 @@ def draw_filter(filter_):
     charts.show(left, genealogy_chart(filter_.history, n, GENEALOGY_WINDOW), "pf_genealogy")
     charts.show(right, z_chart([(r["utterance"], r["log_z"]) for r in trace], total), "pf_z")
     if n > GENEALOGY_PARTICLES:
-        st.caption(f"The genealogy draws the first {GENEALOGY_PARTICLES} of the {n:,} "
-                   "particles.")
+        st.caption(f"The genealogy traces {GENEALOGY_PARTICLES} of the {n:,} particles of now "
+                   "(evenly spaced) back to their ancestors: where lines merge, resampling "
+                   "gave them a common ancestor. All N lines would fill the chart.")
     if filter_.history:
         st.markdown(f"**The heaviest particles on utterance {filter_.read:,}**",
                     help="by their weight after reading it, before resampling: each one's "
@@ -309,22 +312,36 @@ def table_one(config):
     models = cols[2].multiselect("Models", list(table1.MODELS), default=["unigram"],
                                  key="pf_t1_models")
     show_where_grids_run()
-    job = st.session_state.get("pf_t1_job")
-    running = job is not None and job.running
+    settings, words = table_one_settings(config, sizes, int(runs), models)
     row = st.container(horizontal=True)
-    if row.button("Run the grid", icon=":material/grid_on:", key="pf_t1_run",
-                  disabled=running or not sizes
-                  or not models or config is None):
+    if TABLE_ONE.run_button(row, "Run the grid", settings, icon=":material/grid_on:",
+                            ready=bool(sizes and models) and config is not None):
         recipes = {m: BuiltModel(build_model(table1.MODELS[m], config["corpus"], ()))
                    for m in models}
-        st.session_state.pf_t1_job = start_grid(
-            None, table1.grid(recipes, sorted(sizes), int(runs), config["seed"]), rows=True)
+        TABLE_ONE.add(settings, words, start_grid(
+            None, table1.grid(recipes, sorted(sizes), int(runs), config["seed"]), rows=True))
         st.rerun()
-    if running and row.button("Cancel", icon=":material/cancel:", key="pf_t1_cancel"):
-        job.cancel()
-        st.rerun()
-    if job is not None:
-        rows_progress(job, "pf_t1_shown", lambda rows: st.table(table_frame(table1.table(rows))))
+    TABLE_ONE.cancel_button(row)
+    TABLE_ONE.show(settings, draw_table_one)
+
+
+def table_one_settings(config, sizes, runs, models):
+    """What a Table 1 grid runs with, as a key (the corpus digested) and in words; None
+    without a corpus."""
+    if config is None:
+        return None, ""
+    corpus = hashlib.sha256(pickle.dumps(config["corpus"])).hexdigest()
+    sizes, models = tuple(sorted(sizes)), tuple(models)
+    words = (f"N = {', '.join(map(str, sizes))} × {runs} run{'s' if runs > 1 else ''}, "
+             f"{', '.join(models)}; {config['corpus'].name}, seed {config['seed']}")
+    return (corpus, sizes, runs, models, config["seed"]), words
+
+
+def draw_table_one(grid, slot):
+    """The rows ``grid`` has finished, as their Table 1."""
+    rows = grid.job.rows()
+    if rows is not None:
+        st.table(table_frame(table1.table(rows)))
 
 
 def table_frame(summary):
@@ -357,49 +374,69 @@ def online_against_batch(config):
                 "model — one particle holding the whole corpus from a random segmentation "
                 "(η = 0.5), moved over and over. Log-probability and token F against engine "
                 "seconds. `python -m engine online-vs-batch` runs the same on any corpus.")
-    if config is None:
-        st.info("The comparison needs a corpus: choose one in the sidebar.")
-        return
-    if not moves_offered(config["model"], config["corpus"], config["options"],
-                         config["particle_options"]):
-        st.info(f"{MODELS[config['model']].label}: its particles take no moves, and the "
-                "batch chains are made of such moves. Choose a model whose particles take "
-                "them in the sidebar.")
-        return
-    if st.button("Run the comparison", icon=":material/compare_arrows:", key="pf_compare"):
+    problem = comparison_problem(config)
+    if problem:
+        st.info(problem)
+    elif st.button("Run the comparison", icon=":material/compare_arrows:", key="pf_compare"):
         with st.spinner("Running filters and batch chains…"):
             st.session_state.pf_versus = online_vs_batch.compare(
                 population_of(config), min(config["particles"], online_vs_batch.PARTICLES),
                 config["seed"], threshold=config["threshold"], resampling=config["resampling"])
+            st.session_state.pf_versus_label = comparison_label(config)
     result = st.session_state.get("pf_versus")
     if result is None:
         return
     points, lines = result
+    st.caption(f"The last comparison: {st.session_state.pf_versus_label}.")
     for column, title in (("log_prob", "log-probability of the final state"),
                           ("token_f", "token F")):
-        st.plotly_chart(versus_figure(points, lines, column, title), width="stretch",
-                        key=f"pf_versus_{column}")
+        charts.show(st, versus_chart(points, lines, column, title), f"pf_versus_{column}")
     st.dataframe(points, hide_index=True, width="stretch", column_config={
         "seconds": st.column_config.NumberColumn("engine seconds", format="%.3f"),
         "log_prob": st.column_config.NumberColumn("log-probability", format="%.1f"),
         "token_f": st.column_config.NumberColumn("token F", format="%.3f")})
 
 
-ONLINE_MARKERS = ("diamond", "star", "square")
+def comparison_label(config):
+    """What a comparison ran with, in words."""
+    return (f"{MODELS[config['model']].label} on {config['corpus'].name}, "
+            f"{min(config['particles'], online_vs_batch.PARTICLES)} particles, threshold "
+            f"{config['threshold']}, {config['resampling']} resampling, seed {config['seed']}")
 
 
-def versus_figure(points, lines, column, title):
-    """Batch chains as lines (the samplers' colours), each online learner a marker at the
-    engine time its one pass took."""
-    fig = go.Figure()
-    for name, frame in lines.items():
-        fig.add_trace(go.Scatter(x=frame["seconds"], y=frame[column], mode="lines", name=name,
-                                 line=dict(color=colour(name.split()[-1].lower()), width=2.5)))
-    for (_, point), symbol in zip(points.iterrows(), ONLINE_MARKERS):
-        fig.add_trace(go.Scatter(x=[point["seconds"]], y=[point[column]], mode="markers",
-                                 name=f"{point['learner']} (one pass)",
-                                 marker=dict(size=13, symbol=symbol, color=colour("particle"))))
-    return layout(fig, title, x="engine seconds", y=title)
+def corpus_problem():
+    """Why the sidebar gives no corpus, in words: no file uploaded yet, or what is wrong with
+    the uploaded one, and the format expected (the other sources say why in the sidebar)."""
+    kind = PICKER.data
+    expected = (f"The comparison needs a corpus. Upload {' or '.join(kind.formats.values())} "
+                f"(a .{' or .'.join(kind.suffixes)} file), or choose another corpus in the "
+                "sidebar.")
+    file = st.session_state.get(f"{KEY}_upload")
+    if st.session_state.get(f"{KEY}_source") != "upload":
+        return "The corpus chosen in the sidebar cannot be used: its message there says why."
+    if file is None:
+        return f"No file has been uploaded yet. {expected}"
+    try:
+        kind.read(file.getvalue(), file.name)
+    except CorpusError as err:
+        return f"{file.name} cannot be read: {str(err).rstrip('.')}. {expected}"
+    return f"{file.name} cannot be used: its message in the sidebar says why. {expected}"
+
+
+def comparison_problem(config):
+    """Why the comparison cannot run with the sidebar's settings, in words (None: it can)."""
+    if config is None:
+        return corpus_problem()
+    try:
+        moves = population_of(config).rejuvenation_moves
+    except ValueError as err:
+        return (f"{MODELS[config['model']].label} cannot be built on {config['corpus'].name}: "
+                f"{err}.")
+    if not moves:
+        return (f"{MODELS[config['model']].label}: its particles take no moves, and the batch "
+                "chains are made of such moves. Choose a model whose particles take them in "
+                "the sidebar.")
+    return None
 
 
 # --- the page ---------------------------------------------------------------------------------
@@ -423,3 +460,4 @@ with table_tab:
     table_one(filter_config)
 with versus_tab:
     online_against_batch(filter_config)
+exercises.show(SETTINGS)  # predict, then run: ui/lesson_exercises.py

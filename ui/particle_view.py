@@ -11,31 +11,43 @@ import numpy as np
 import pandas as pd
 
 from engine.cli.race_plots import style
+from engine.samplers import colour
 from ui.kinds.segmentation import utterance_html
 
 WEIGHT_COLOUR = "#e07a5f"
 RESAMPLED_COLOUR = "#d1495b"
 LOG_FLOOR = -12.0  # log10 of the smallest weight the log-scale strip shows
-GENEALOGY_PARTICLES = 100  # lines drawn per utterance at most (the first particles)
+SQRT_TICKS = [0, 0.01, 0.05, 0.1, 0.2, 0.5, 1]  # the weights axis's labels (square-root scale)
+# up to this N the genealogy draws every particle's line; above it, the ancestry of this many
+# particles of now (evenly spaced): 100 lines per utterance filled the chart solid black
+GENEALOGY_PARTICLES = 50
 MAX_POINTS = 400  # points per line over the utterances (every k-th, the last kept)
 
 
 def weights_chart(log_weights, log_scale, height=220):
     """The particles as a strip of bars: the normalised weights the last utterance left them,
-    before any resampling (log10 on a log scale)."""
+    before any resampling.
+
+    Both axes are fixed, so the spec never changes from tick to tick (ui/charts.py says why)
+    and every bar is inside: a normalised weight lies in [0, 1]. On a square-root scale over
+    [0, 1] the uniform weight 1/N still stands a tenth of the height at N = 100 (a linear axis
+    to 1 would show it at 1%, and one fitted to the weights would change on every tick); on a
+    log scale, log₁₀ weight from LOG_FLOOR (smaller weights are drawn at it) to 0."""
     n = len(log_weights)
-    if log_scale:
-        values = np.maximum(log_weights / np.log(10), LOG_FLOOR)
+    if log_scale:  # rounding can leave a weight a hair above 1: clipped at the top too
+        values = np.clip(log_weights / np.log(10), LOG_FLOOR, 0.0)
         y = alt.Y("value:Q", title="log₁₀ weight", scale=alt.Scale(domain=[LOG_FLOOR, 0]))
     else:
-        values = np.exp(log_weights)
-        y = alt.Y("value:Q", title="weight", scale=alt.Scale(domainMin=0))
+        values = np.minimum(np.exp(log_weights), 1.0)
+        y = alt.Y("value:Q", title="weight (square-root scale)",
+                  scale=alt.Scale(type="sqrt", domain=[0, 1], nice=False),
+                  axis=alt.Axis(values=SQRT_TICKS, format="~g"))
     data = pd.DataFrame({"particle": np.arange(n), "value": values})
     chart = alt.Chart(data).mark_bar(color=WEIGHT_COLOUR).encode(
         x=alt.X("particle:Q", title="particle", scale=alt.Scale(domain=[-0.5, n - 0.5]),
                 axis=alt.Axis(format="d")),
         y=y, tooltip=["particle:Q", alt.Tooltip("value:Q", format=".3g")])
-    return style(chart, "Weights after the last utterance (before resampling)", height)
+    return style(chart, "Weights before resampling", height)  # short: a phone shows it whole
 
 
 def _thin(frame):
@@ -60,7 +72,7 @@ def ess_chart(trace, n, threshold, utterances, height=240):
     rule = alt.Chart(pd.DataFrame({"y": [threshold]})).mark_rule(
         strokeDash=[4, 4], color="#555").encode(y="y:Q")
     return style(alt.layer(line, ticks, rule),
-                 "ESS (eq. 12); dashed: the threshold; red ticks: resampled", height)
+                 "ESS (eq. 12), threshold dashed, resamplings red", height)
 
 
 def z_chart(trace, utterances, height=240):
@@ -72,7 +84,7 @@ def z_chart(trace, utterances, height=240):
         x=alt.X("utterance:Q", title="utterances read", scale=alt.Scale(domain=[0, utterances])),
         y=alt.Y("per:Q", title="log Ẑ / utterances", scale=alt.Scale(zero=False)),
         tooltip=["utterance:Q", alt.Tooltip("log_z:Q", title="log Ẑ", format=",.2f")])
-    return style(chart, "Ẑ: the marginal likelihood estimate, per utterance", height)
+    return style(chart, "Ẑ: marginal likelihood per utterance", height)
 
 
 def genealogy_rows(history, window):
@@ -81,12 +93,11 @@ def genealogy_rows(history, window):
     descends from it."""
     steps = history[-window:]
     n = len(steps[-1][1]) if steps else 0
-    shown = min(n, GENEALOGY_PARTICLES)
     alive = np.ones(n, bool)
     rows = []
     for ago, (_, ancestors) in enumerate(reversed(steps)):
         parents = np.asarray(ancestors)
-        for child in range(shown):
+        for child in range(n):
             rows.append((-ago, int(parents[child]), child, bool(alive[child])))
         previous = np.zeros(n, bool)
         previous[parents[alive]] = True
@@ -94,22 +105,53 @@ def genealogy_rows(history, window):
     return pd.DataFrame(rows, columns=["ago", "parent", "child", "alive"])
 
 
+def traced_particles(n):
+    """The particles of now whose ancestry the genealogy draws when there are more than
+    GENEALOGY_PARTICLES: that many, evenly spaced from the first to the last."""
+    return np.unique(np.linspace(0, n - 1, GENEALOGY_PARTICLES).round().astype(int))
+
+
+def lineage_rows(history, window, traced):
+    """The ancestry of the particles ``traced`` of now over the last ``window`` utterances:
+    (ago, parent, child, alive) as ``genealogy_rows``, every line alive, each drawn once
+    (lineages that merge share their lines from there back)."""
+    current = np.asarray(traced)
+    rows = []
+    for ago, (_, ancestors) in enumerate(reversed(history[-window:])):
+        parents = np.asarray(ancestors)[current]
+        rows += [(-ago, int(p), int(c), True) for p, c in zip(parents, current)]
+        current = np.unique(parents)
+    return pd.DataFrame(rows, columns=["ago", "parent", "child", "alive"])
+
+
+def genealogy_title(n):
+    if n <= GENEALOGY_PARTICLES:
+        return "Genealogy (dark: lines that reach now)"
+    return f"Ancestry of {GENEALOGY_PARTICLES} of the {n:,} particles"
+
+
 def genealogy_chart(history, n, window, height=260):
     """Each particle's line back to its parent, utterance by utterance: resampling merges
-    lines; those that reach now are dark."""
-    rows = genealogy_rows(history, window) if history else \
-        pd.DataFrame({"ago": [0], "parent": [0], "child": [0], "alive": [True]})
+    lines; those that reach now are dark. Above GENEALOGY_PARTICLES particles, only the
+    ancestry of that many particles of now (``traced_particles``): every line of 100 or
+    more particles fills the chart."""
+    if not history:
+        rows = pd.DataFrame({"ago": [0], "parent": [0], "child": [0], "alive": [True]})
+    elif n <= GENEALOGY_PARTICLES:
+        rows = genealogy_rows(history, window)
+    else:
+        rows = lineage_rows(history, window, traced_particles(n))
     rows = rows.assign(before=rows["ago"] - 1)
-    top = min(n, GENEALOGY_PARTICLES) - 0.5
     chart = alt.Chart(rows).mark_rule(strokeWidth=1.2).encode(
         x=alt.X("before:Q", title="utterances ago", scale=alt.Scale(domain=[-window, 0])),
         x2="ago:Q",
-        y=alt.Y("parent:Q", title="particle", scale=alt.Scale(domain=[-0.5, top])),
+        y=alt.Y("parent:Q", title="particle", scale=alt.Scale(domain=[-0.5, n - 0.5]),
+                axis=alt.Axis(format="d")),
         y2="child:Q",
         color=alt.Color("alive:N", scale=alt.Scale(domain=[True, False],
                                                     range=["#3d3d3d", "#d9d9d9"]),
                         legend=None))
-    return style(chart, "Genealogy (dark: lines that reach now)", height)
+    return style(chart, genealogy_title(n), height)
 
 
 def particle_cards(filter_, utterance, count=4, words=8):
@@ -145,3 +187,37 @@ def particle_cards(filter_, utterance, count=4, words=8):
             f"<div style='font-size:0.88rem;color:#444'>{lexicon_text}</div></div>")
     return "".join(cards)
 
+
+
+ONLINE_SHAPES = ("diamond", "square", "triangle-up")
+
+
+def versus_chart(points, lines, column, title, height=300):
+    """Batch chains as lines (the samplers' colours), each online learner a marker at the
+    engine time its one pass took; the legends below the plot, off the data.
+
+    points : frame of the online learners (learner, seconds, ``column``); lines : {name:
+    frame of seconds and ``column``}, names ending in their sampler ("batch TOKEN")."""
+    names = list(lines)
+    batch = pd.concat([frame[["seconds", column]].assign(chain=name)
+                       for name, frame in lines.items()], ignore_index=True)
+    online = points[["learner", "seconds", column]].assign(
+        learner=points["learner"] + " (one pass)")
+    x = alt.X("seconds:Q", title="engine seconds", scale=alt.Scale(zero=True, nice=False))
+    y = alt.Y(f"{column}:Q", title=title, scale=alt.Scale(zero=False),
+              axis=alt.Axis(format=",.6~g"))
+    value = alt.Tooltip(f"{column}:Q", title=title, format=",.4~f")
+    seconds = alt.Tooltip("seconds:Q", title="engine seconds", format=",.3f")
+    chains = alt.Chart(batch).mark_line(strokeWidth=2.5).encode(
+        x=x, y=y, tooltip=["chain:N", seconds, value],
+        color=alt.Color("chain:N", title="batch chains", sort=names, scale=alt.Scale(
+            domain=names, range=[colour(name.split()[-1].lower()) for name in names])))
+    learners = list(online["learner"])
+    markers = alt.Chart(online).mark_point(size=170, filled=True, opacity=1,
+                                           color=colour("particle")).encode(
+        x=x, y=y, tooltip=["learner:N", seconds, value],
+        shape=alt.Shape("learner:N", title="online learners", sort=learners, scale=alt.Scale(
+            domain=learners, range=list(ONLINE_SHAPES[:len(learners)]))))
+    return style(alt.layer(chains, markers).resolve_scale(color="independent",
+                                                          shape="independent"),
+                 f"{title[0].upper()}{title[1:]} against engine time", height)

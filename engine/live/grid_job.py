@@ -5,10 +5,12 @@ spawned process re-runs the parent's main module, which in the app is the Stream
 So the app writes the job (a recipe, the tasks, where to run them) to DIR/job.pickle and starts
 this module; it runs the grid like the ``race`` command (engine.grid.run_grid, a LocalCluster of
 processes or the cluster at a scheduler's address — the server's, engine.grid.server_scheduler,
-chosen by whoever started it), prints ``done total`` after every task, and
-writes DIR/traces.csv and DIR/summary.csv (engine.cli.race_output) at the end — or, for a job of
-``rows`` (engine.experiments.table1's filter runs), appends each task's rows to DIR/rows.csv as it
-finishes, so a page can show them as they arrive.
+chosen by whoever started it), saves each task's frame in DIR/finished/ as it finishes and then
+prints ``done total``, and at the end writes DIR/traces.csv and DIR/summary.csv
+(engine.cli.race_output) — unless the job is one of ``rows`` (engine.experiments.table1's
+filter runs), whose frames are rows to show as they arrive, not traces to summarise.
+
+What finished survives a cancel: the frames saved so far are the grid's results up to there.
 """
 import os
 import pickle
@@ -26,7 +28,22 @@ from engine.grid import ClusterError, client_for, run_grid, summary
 from engine.cli.race_output import measure_columns, write_race
 
 
-ROWS = "rows.csv"
+FINISHED = "finished"  # one pickled frame per finished task, named by its place in the order
+
+
+def save_finished(folder, frame, done):
+    """``frame`` as DIR/finished/<done>.pickle, renamed into place whole: a page reading the
+    folder meanwhile (or a cancel killing this process) never meets half a file."""
+    path = folder / FINISHED / f"{done:06d}.pickle"
+    partial = path.with_suffix(".part")
+    frame.to_pickle(partial)
+    os.replace(partial, path)
+
+
+def summarise(traces, tasks):
+    """The race command's summary of ``traces`` (engine.grid.summary, the model's measures)."""
+    samplers = list(dict.fromkeys(task.sampler for task in tasks))
+    return summary(traces, measures=measure_columns(traces, samplers))
 
 
 def leave_with_the_app(parent):
@@ -40,24 +57,22 @@ def main(folder):
     threading.Thread(target=leave_with_the_app, args=(os.getppid(),), daemon=True).start()
     folder = Path(folder)
     job = pickle.loads((folder / "job.pickle").read_bytes())
-
-    rows = folder / ROWS if job.get("rows") else None
+    (folder / FINISHED).mkdir(exist_ok=True)
 
     def progress(frame, done, total):
-        if rows is not None:
-            frame.to_csv(rows, mode="a", header=done == 1, index=False)
+        save_finished(folder, frame, done)
         print(done, total, flush=True)
 
     with client_for(job["workers"], job.get("scheduler")) as client:
         traces = run_grid(job["recipe"], job["tasks"], client, on_result=progress)
-    if rows is None:
-        samplers = list(dict.fromkeys(task.sampler for task in job["tasks"]))
-        write_race(folder, traces, summary(traces, measures=measure_columns(traces, samplers)))
+    if not job.get("rows"):
+        write_race(folder, traces, summarise(traces, job["tasks"]))
 
 
 class GridJob:
-    """A grid started in its own process; ``done``/``total`` follow its progress, ``cancel()``
-    stops it (the whole process group: Dask's workers too), ``result()`` reads its output.
+    """A grid started in its own process; ``done``/``total`` follow its progress, ``state``
+    says where it is, ``cancel()`` stops it (the whole process group: Dask's workers too),
+    ``rows()`` and ``result()`` read what it has finished — after a cancel too.
 
     recipe : grid.ModelRecipe or grid.BuiltModel; tasks : grid.ChainTasks (or any tasks with a
     ``run``); workers : the local cluster's processes; scheduler : an existing cluster's address
@@ -66,11 +81,13 @@ class GridJob:
 
     def __init__(self, recipe, tasks, workers=None, scheduler=None, rows=False):
         self.folder = Path(tempfile.mkdtemp(prefix="typeblocks-grid-"))
-        job = dict(recipe=recipe, tasks=list(tasks), workers=workers or os.cpu_count() or 1,
+        self._tasks = list(tasks)
+        job = dict(recipe=recipe, tasks=self._tasks, workers=workers or os.cpu_count() or 1,
                    scheduler=scheduler, rows=rows)
         (self.folder / "job.pickle").write_bytes(pickle.dumps(job))
         self.done, self.total = 0, len(job["tasks"])
         self.cancelled = False
+        self._summary = None  # (done, summary) of a cancelled job's traces, computed once
         root = Path(__file__).resolve().parents[2]
         path = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
         self._process = subprocess.Popen(
@@ -94,9 +111,18 @@ class GridJob:
         return self._process.poll() is None
 
     @property
+    def state(self):
+        """"running", "finished", "cancelled" or "failed"."""
+        if self.running:
+            return "running"
+        if self.cancelled:
+            return "cancelled"
+        return "finished" if self._process.returncode == 0 else "failed"
+
+    @property
     def error(self):
         """What went wrong (None while running, after success, or when cancelled)."""
-        if self.running or self.cancelled or self._process.returncode == 0:
+        if self.state != "failed":
             return None
         lines = [line.rstrip() for line in self._errors if line.strip()]
         return lines[-1] if lines else f"the grid stopped (exit status {self._process.returncode})"
@@ -107,19 +133,31 @@ class GridJob:
             os.killpg(self._process.pid, signal.SIGTERM)
             self._process.wait()
 
+    def _finished_frames(self):
+        """The frames of the tasks finished so far, in the order they finished."""
+        return [pd.read_pickle(path) for path in
+                sorted((self.folder / FINISHED).glob("*.pickle"))]
+
     def rows(self):
-        """The rows of the tasks finished so far (a rows job), or None before the first."""
-        path = self.folder / ROWS
-        if self.done == 0 or not path.exists():
-            return None
-        return pd.read_csv(path)
+        """The frames of the tasks finished so far as one frame (a rows job: their rows),
+        or None before the first."""
+        frames = self._finished_frames()
+        return pd.concat(frames, ignore_index=True) if frames else None
 
     def result(self):
-        """(traces, summary) frames once the grid has finished, else None."""
-        if self.running or self._process.returncode != 0:
+        """(traces, summary) frames: of every chain once the grid has finished, of the chains
+        finished before a cancel or a failure (None if none had); None while it runs."""
+        if self.running:
             return None
-        return (pd.read_csv(self.folder / "traces.csv"),
-                pd.read_csv(self.folder / "summary.csv"))
+        if self.state == "finished":
+            return (pd.read_csv(self.folder / "traces.csv"),
+                    pd.read_csv(self.folder / "summary.csv"))
+        traces = self.rows()
+        if traces is None:
+            return None
+        if self._summary is None or self._summary[0] != len(traces):
+            self._summary = len(traces), summarise(traces, self._tasks)
+        return traces, self._summary[1]
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The Particle filter lesson in AppTest: stepping reads utterances, the metrics follow the
 filter, settings from a link, bad input keeps the run, the Table 1 grid fills its table, and the
 comparison with batch chains draws its charts."""
+import json
 import time
 
 import numpy as np
@@ -78,22 +79,43 @@ def test_finishing_scores_the_particles(open_page):
     assert metric(at, "token F") == f"{100 * scores['token_f']:,.2f}"
 
 
-def test_the_table_one_grid_fills_its_table(open_page):
+def grid_status(at):
+    return [p.proto.text for p in at.get("progress")]
+
+
+def test_the_table_one_grid_fills_its_table_and_a_cancel_keeps_it(open_page):
     at = open_page("pages/particle_filter.py")
     at.multiselect(key="pf_t1_sizes").set_value([1, 50]).run()
     at.number_input(key="pf_t1_runs").set_value(2).run()
     at.button(key="pf_t1_run").click().run()
-    job = at.session_state.pf_t1_job
+    job = at.session_state.pf_t1_grids[-1].job
     deadline = time.time() + 240
     while job.running and time.time() < deadline:
         time.sleep(1)
     assert job.error is None and job.done == job.total == 1 + 2 + 2 * 2  # DPM, N=1, N=50 × 2
     at.run()
+    assert grid_status(at) == ["7 of 7 runs done — finished"]
     table = at.table[0].value.reset_index()
     assert list(zip(table["learner"], table["threshold"], table["runs"])) == [
         ("DPM", "", 1), ("PF 1", "", 2), ("PF 50", "N", 2), ("PF 50", "N/2", 2)]
     theirs = dict(zip(table["learner"] + " " + table["threshold"], table["TF theirs"]))
     assert theirs["DPM "] == "65.65" and theirs["PF 50 N/2"] == "59.84"
+    # change a setting, run, cancel: "cancelled", and the finished table is kept for its own
+    at.number_input(key="pf_t1_runs").set_value(3).run()
+    at.button(key="pf_t1_run").click().run()
+    at.button(key="pf_t1_cancel").click().run()
+    cancelled = at.session_state.pf_t1_grids[-1].job
+    assert grid_status(at) == [f"cancelled ({cancelled.done} of 10 done)"]
+    assert "finished" in at.selectbox(key="pf_t1_earlier").options[0]
+    at.number_input(key="pf_t1_runs").set_value(2).run()
+    assert grid_status(at)[0] == "7 of 7 runs done — finished"
+    assert at.table[0].value.reset_index()["runs"].tolist() == [1, 2, 2, 2]
+    assert not at.exception
+
+
+def versus_charts(at):
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    return [s for s in specs if "against engine time" in s["title"]["text"]]
 
 
 def test_the_comparison_draws_log_probability_and_f(open_page):
@@ -105,4 +127,32 @@ def test_the_comparison_draws_log_probability_and_f(open_page):
     for frame in lines.values():
         assert frame["seconds"].iloc[-1] >= 2 * points["seconds"].max()
         assert np.isfinite(frame["log_prob"]).all()
-    assert len(at.get("plotly_chart")) == 2
+    specs = versus_charts(at)
+    assert [s["title"]["text"] for s in specs] == [
+        "Log-probability of the final state against engine time", "Token F against engine time"]
+    assert all(s["config"]["legend"]["orient"] == "bottom" for s in specs)  # off the data
+    assert not at.get("plotly_chart")
+
+
+def test_no_upload_names_the_corpus_and_keeps_the_comparison(open_page):
+    at = open_page("pages/particle_filter.py", particles=10)
+    at.button(key="pf_compare").click().run()
+    at.radio(key="pf_source").set_value("upload").run()
+    infos = [i.value for i in at.info]
+    assert any(i.startswith("No file has been uploaded yet") and "plain segmented text" in i
+               for i in infos), infos
+    assert not any("Choose a model" in i for i in infos)
+    assert len(versus_charts(at)) == 2  # the earlier comparison stays on screen
+    assert any("The last comparison: " in c.value for c in at.caption)
+    assert not at.exception
+
+
+def test_the_weights_axis_holds_every_weight(open_page):
+    at = open_page("pages/particle_filter.py", particles=100)
+    for _ in range(6):
+        at.button(key="pf_step").click().run()
+        weights = np.exp(at.session_state.pf_race.log_w_read)
+        spec = next(json.loads(c.proto.spec) for c in at.get("vega_lite_chart")
+                    if json.loads(c.proto.spec)["title"]["text"].startswith("Weights"))
+        top = spec["encoding"]["y"]["scale"]["domain"][1]
+        assert weights.max() <= top <= 1

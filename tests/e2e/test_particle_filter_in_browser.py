@@ -1,6 +1,7 @@
 """The Particle filter lesson in a real Chromium: keys step, play, pause and reset; the charts
 stay drawn while it plays; the heaviest particles' segmentations show; a preset link opens its
-filter; the Table 1 tab fills its table from the background grid."""
+filter; the Table 1 tab fills its table from the background grid, and a grid of other settings
+cancelled keeps the finished table for its settings."""
 import re
 
 from playwright.sync_api import expect
@@ -70,8 +71,22 @@ def test_the_table_one_tab_fills_its_table(page, app_url, screenshot):
     page.get_by_role("button", name="Run the grid").click()
     expect(page.get_by_text("runs done — finished")).to_be_visible(timeout=240_000)
     expect(page.locator('[data-testid="stTable"]')).to_have_count(1)
-    expect(page.get_by_role("button", name="Run the grid")).to_be_enabled()  # back when done
     screenshot("particle-filter-table1")
+    # another setting, run and cancel: it says so, and the finished table stays for its own
+    runs = page.locator(".st-key-pf_t1_runs input")
+    runs.fill("4")
+    runs.press("Enter")
+    wait_idle(page)
+    expect(page.locator('[data-testid="stTable"]')).to_have_count(0)
+    page.get_by_role("button", name="Run the grid").click()
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_text(re.compile(r"^cancelled \(\d+ of 5 done\)$"))).to_be_visible()
+    expect(page.get_by_role("button", name="Run the grid")).to_be_enabled()  # back
+    expect(page.get_by_text("runs done — finished")).to_have_count(0)
+    runs.fill("3")
+    runs.press("Enter")
+    expect(page.get_by_text("4 of 4 runs done — finished")).to_be_visible()  # DPM, 3 × N = 1
+    expect(page.locator('[data-testid="stTable"]')).to_have_count(1)
 
 
 def test_online_against_batch_draws_both_charts(page, app_url, screenshot):
@@ -79,6 +94,7 @@ def test_online_against_batch_draws_both_charts(page, app_url, screenshot):
     expect(page.get_by_text("Utterances read", exact=True)).to_be_visible()
     page.get_by_role("tab", name="Online against batch").click()
     page.get_by_role("button", name="Run the comparison").click()
-    expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=120_000)
+    for key in ("pf_versus_log_prob", "pf_versus_token_f"):
+        expect(page.locator(f".st-key-{key} .vega-embed svg")).to_have_count(1, timeout=120_000)
     expect(page.get_by_text("filter + TYPE ×2").first).to_be_visible()
     screenshot("particle-filter-versus")
