@@ -9,6 +9,9 @@ titles and scales here depend on the settings, never on the pass reached.
 Long runs are thinned to at most MAX_ROWS rows per line (every k-th pass, the last one always
 kept; engine.run.thinned), so a tick's cost does not grow with the run.
 """
+import textwrap
+from functools import lru_cache
+
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -18,44 +21,88 @@ from engine.cli.race_plots import (CHAIN_ROWS, FONT, HEIGHT, PASS_AXIS, autocorr
                                autocorrelations_spec, bands, chain_traces_data,
                                chain_traces_spec, sampler_scale, style)
 from engine.run import thinned
+from ui import export
 from ui.theme import EXACT_COLOUR, label, state_colour
 
 # Every mark is an SVG element the browser redraws on each tick: a heatmap of 400 passes × 60
 # tokens kept the HMM page's browser so busy that Pause showed up to 1.6 s late
 MAX_ROWS = 300      # points per sampler's line, per stacked area
 HEATMAP_ROWS = 80   # passes per trajectory heatmap
+TITLE_CHARS = 40    # a title's characters per line: a phone's chart is about 330 px wide
 
 
-def traces(race, column, y_title, title, x="sweep", x_title="sweeps (passes)", y_domain=None,
-           x_domain=None, x_reach=None, level=None, height=HEIGHT):
-    """One line per sampler of ``column`` against ``x`` from a Race's traces.
+def title_lines(title):
+    """``title`` broken into lines of at most TITLE_CHARS characters (Vega-Lite draws a list
+    as lines; it cannot wrap a title itself): on a phone longer titles were cut."""
+    lines = textwrap.wrap(title, TITLE_CHARS)
+    return lines[0] if len(lines) == 1 else lines
+
+
+def show_traces(where, race, column, y_title, title, key, x="sweep", x_title="sweeps (passes)",
+                y_domain=None, x_domain=None, x_reach=None, level=None, height=HEIGHT):
+    """Draw one line per sampler of ``column`` against ``x`` from a Race's traces in ``where``
+    (keyed ``key``), each line's newest point a dot: at pass 0, before Play, every sampler is
+    a dot at the shared initial state (a line of one point draws nothing).
 
     y_domain, x_domain: fixed axis ranges (else from 0 on x, fitted on y); x_reach: the x axis
     runs at least from 0 to this (at pass 0 every run is at 0 s, an axis of one point); level:
     (value, text) of a dotted horizontal line.
     """
-    names = list(race.runs)
-    data = race.trace_frame(MAX_ROWS)[[x, column, "sampler"]]
-    data["sampler"] = data["sampler"].map(label)
-    x_scale = alt.Scale(domain=x_domain) if x_domain else alt.Scale(zero=True, nice=False)
-    y_scale = alt.Scale(domain=y_domain) if y_domain else alt.Scale(zero=False)
-    chart = alt.Chart(data).mark_line(strokeWidth=2.5).encode(
-        x=alt.X(f"{x}:Q", title=x_title, scale=x_scale),
-        y=alt.Y(f"{column}:Q", title=y_title, scale=y_scale, axis=alt.Axis(format=",.6~g")),
-        color=alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None),
-        tooltip=[alt.Tooltip("sampler:N"), alt.Tooltip(f"{x}:Q", format=",.3~f"),
-                 alt.Tooltip(f"{column}:Q", format=",.4~f")])
+    spec = traces_spec(tuple(race.runs), column, y_title, title, x, x_title,
+                       _tuple(y_domain), _tuple(x_domain), x_reach, _tuple(level), height)
+    show_live(where, spec, traces_data(race, column, x), key)
+
+
+def show_live(where, spec, datasets, key):
+    """``show_spec`` for a chart a tick redraws while a race plays: inside a container keyed
+    ``live_<key>``, which ui.theme's CSS keeps from fading while the tick runs."""
+    with where.container(key=f"live_{key}"):
+        show_spec(st, spec, datasets, key)
+
+
+def _tuple(value):
+    return None if value is None else tuple(value)
+
+
+@lru_cache(maxsize=64)
+def traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps (passes)",
+                y_domain=None, x_domain=None, x_reach=None, level=None, height=HEIGHT):
+    """The Vega-Lite spec of ``show_traces`` for the samplers ``names``; its data is the named
+    dataset "traces" (``traces_data``). Built once per settings: Altair's building and
+    checking of a spec and its inline data took up to 0.1 s a chart, and the HMM estimators'
+    six charts made a tick's run outlast the half second after which Streamlit fades what it
+    has not redrawn yet (the charts flickered while playing)."""
+    x_scale = alt.Scale(domain=list(x_domain)) if x_domain else alt.Scale(zero=True, nice=False)
+    y_scale = alt.Scale(domain=list(y_domain)) if y_domain else alt.Scale(zero=False)
+    x_enc = alt.X(f"{x}:Q", title=x_title, scale=x_scale,
+                  axis=PASS_AXIS if x == "sweep" else alt.Axis())
+    y_enc = alt.Y(f"{column}:Q", title=y_title, scale=y_scale, axis=alt.Axis(format=",.6~g"))
+    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
+    tooltip = [alt.Tooltip("sampler:N"), alt.Tooltip(f"{x}:Q", format=",.3~f"),
+               alt.Tooltip(f"{column}:Q", format=",.4~f")]
+    base = alt.Chart(alt.NamedData("traces")).encode(x=x_enc, y=y_enc, color=colour_enc,
+                                                     tooltip=tooltip)
+    newest = (base.mark_point(filled=True, size=45, opacity=1)
+              .transform_joinaggregate(newest=f"max({x})", groupby=["sampler"])
+              .transform_filter(f"datum['{x}'] === datum.newest"))
+    chart = alt.layer(base.mark_line(strokeWidth=2.5), newest)
     if x_reach is not None:  # an invisible point: the spec stays the same as the data grows
-        reach = alt.Chart(pd.DataFrame({x: [x_reach]})).mark_point(opacity=0)
+        reach = alt.Chart(alt.InlineData(values=[{x: x_reach}])).mark_point(opacity=0)
         chart = alt.layer(chart, reach.encode(x=f"{x}:Q"))
     if level is not None:
         value, text = level
-        mark = pd.DataFrame({"y": [value], "text": [text]})
+        mark = alt.InlineData(values=[{"y": value, "text": text}])
         rule = alt.Chart(mark).mark_rule(strokeDash=[3, 3], color=EXACT_COLOUR).encode(y="y:Q")
         words = alt.Chart(mark).mark_text(align="right", dy=-7, color=EXACT_COLOUR, x="width",
                                           fontSize=FONT - 1).encode(y="y:Q", text="text:N")
         chart = alt.layer(chart, rule, words)
-    return style(chart, title, height)
+    return style(chart, title_lines(title), height).to_dict()
+
+
+def traces_data(race, column, x="sweep"):
+    """The dataset of ``traces_spec``: ``column`` against ``x``, each sampler's label."""
+    data = race.trace_frame(MAX_ROWS)[[x, column, "sampler"]]
+    return {"traces": data.assign(sampler=data["sampler"].map(label))}
 
 
 def state_scale(n_states):
@@ -65,7 +112,8 @@ def state_scale(n_states):
 
 
 def state_trajectories(values, tokens, words, n_states, title, height=300):
-    """Tokens (columns) × passes (rows, pass 0 at the top) coloured by hidden state.
+    """Tokens (columns) × passes (rows, pass 0 at the top) coloured by hidden state: the spec
+    and its dataset "cells", for ``show_spec``.
 
     values : list of int16 arrays, one per recorded pass, each holding every site's state
         (1 … n_states).
@@ -74,25 +122,39 @@ def state_trajectories(values, tokens, words, n_states, title, height=300):
     rows = thinned(len(values), HEATMAP_ROWS)
     stride = int(rows[1] - rows[0]) if len(rows) > 1 else 1
     z = np.array([values[r][tokens] for r in rows])
-    names = [f"{i}:{w}" for i, w in zip(tokens, words)]
-    data = pd.DataFrame({"token": np.tile(names, len(rows)),
-                         "pass": np.repeat(rows, len(tokens)),
-                         "to": np.repeat(np.minimum(rows + stride, max(len(values), 1)),
-                                         len(tokens)),
-                         "state": z.ravel()})
-    chart = alt.Chart(data).mark_rect().encode(
-        x=alt.X("token:O", sort=names, title="token",
-                axis=alt.Axis(labelAngle=-60, labelFontSize=9)),
+    # a column's name is unique ("position:word"); its label is the word alone
+    names = tuple(f"{i}:{w}" for i, w in zip(tokens, words))
+    cells = pd.DataFrame({"token": np.tile(names, len(rows)),
+                          "pass": np.repeat(rows, len(tokens)),
+                          "to": np.repeat(np.minimum(rows + stride, max(len(values), 1)),
+                                          len(tokens)),
+                          "state": z.ravel()})
+    axis_title = f"tokens {tokens[0] + 1:,}–{tokens[-1] + 1:,} of the corpus"
+    return (state_trajectories_spec(names, n_states, title, axis_title, height),
+            {"cells": cells})
+
+
+@lru_cache(maxsize=32)
+def state_trajectories_spec(names, n_states, title, axis_title, height):
+    """The spec of ``state_trajectories``, built once per window of tokens."""
+    chart = alt.Chart(alt.NamedData("cells")).mark_rect().encode(
+        # upright labels, the word alone (its position is in the tooltip): angled labels of
+        # "position:word" were cut ("24:..") and collided
+        x=alt.X("token:O", sort=list(names), title=axis_title,
+                axis=alt.Axis(labelAngle=-90, labelFontSize=10, labelLimit=90,
+                              labelOverlap="greedy", labelPadding=2,
+                              labelExpr="substring(datum.label, indexof(datum.label, ':') + 1)")),
         y=alt.Y("pass:Q", title="pass", scale=alt.Scale(zero=True, nice=False, reverse=True),
                 axis=PASS_AXIS),
         y2="to:Q",
         color=alt.Color("state:O", scale=state_scale(n_states), legend=None),
-        tooltip=["token:N", "pass:Q", "state:O"])
-    return style(chart, title, height)
+        tooltip=[alt.Tooltip("token:N", title="position:word"), "pass:Q", "state:O"])
+    return style(chart, title_lines(title), height).to_dict()
 
 
 def state_shares(passes, shares, n_states, title, height=HEIGHT):
-    """A stacked area of the share of a word's tokens in each state, pass by pass.
+    """A stacked area of the share of a word's tokens in each state, pass by pass: the spec and
+    its dataset "shares", for ``show_spec``.
 
     passes : int array (n,) of pass numbers; shares : float array (n, n_states), the shares
     at those passes, each row summing to 1.
@@ -101,7 +163,13 @@ def state_shares(passes, shares, n_states, title, height=HEIGHT):
     data = pd.DataFrame({"pass": np.repeat(passes, len(used)),
                          "state": np.tile(np.array(used) + 1, len(passes)),
                          "share": shares[:, used].ravel()})
-    chart = alt.Chart(data).mark_area(interpolate="step-after").encode(
+    return state_shares_spec(n_states, title, height), {"shares": data}
+
+
+@lru_cache(maxsize=32)
+def state_shares_spec(n_states, title, height=HEIGHT):
+    """The spec of ``state_shares``."""
+    chart = alt.Chart(alt.NamedData("shares")).mark_area(interpolate="step-after").encode(
         x=alt.X("pass:Q", title="pass", scale=alt.Scale(zero=True, nice=False),
                 axis=PASS_AXIS),
         y=alt.Y("share:Q", title="share of its tokens", stack="zero",
@@ -109,32 +177,42 @@ def state_shares(passes, shares, n_states, title, height=HEIGHT):
         color=alt.Color("state:O", scale=state_scale(n_states), title="state"),
         order=alt.Order("state:O"),
         tooltip=["pass:Q", "state:O", alt.Tooltip("share:Q", format=".1%")])
-    return style(chart, title, height, legend="right")
+    return style(chart, title_lines(title), height, legend="right").to_dict()
 
 
-def confusion(table, states, tags, title, height=HEIGHT):
-    """Tokens per (state, gold tag) as a heatmap; table : int array (len(states), len(tags))."""
-    data = pd.DataFrame({"state": np.repeat(states, len(tags)), "tag": np.tile(tags, len(states)),
+def confusion(table, n_states, tags, title, height=HEIGHT):
+    """Tokens per (state, gold tag) as a heatmap, the states 1 … n_states as rows: the spec and
+    its dataset "counts", for ``show_spec``; table : int array (n_states, len(tags))."""
+    states = np.arange(1, n_states + 1)
+    data = pd.DataFrame({"state": np.repeat(states, len(tags)),
+                         "tag": np.tile(tags, n_states),
                          "tokens": np.asarray(table).ravel()})
-    chart = alt.Chart(data).mark_rect().encode(
-        x=alt.X("tag:N", sort=list(tags), title="gold tag", axis=alt.Axis(labelOverlap=False)),
-        y=alt.Y("state:N", sort=list(states), title=None, axis=alt.Axis(labelOverlap=False)),
-        color=alt.Color("tokens:Q", scale=alt.Scale(scheme="blues"), title="tokens"),
-        tooltip=["state:N", "tag:N", "tokens:Q"])
-    return style(chart, title, max(height, 16 * len(states)), legend="right")
+    return confusion_spec(n_states, tuple(tags), title, height), {"counts": data}
+
+
+@lru_cache(maxsize=32)
+def confusion_spec(n_states, tags, title, height=HEIGHT):
+    """The spec of ``confusion``: a row per state, a column per tag."""
+    chart = alt.Chart(alt.NamedData("counts")).mark_rect().encode(
+        # tags at an angle and states as bare numbers: horizontal tags ran into each other
+        x=alt.X("tag:N", sort=list(tags), title="gold tag",
+                axis=alt.Axis(labelAngle=-50, labelOverlap=False, labelFontSize=10)),
+        y=alt.Y("state:O", title="state", axis=alt.Axis(labelOverlap=False)),
+        color=alt.Color("tokens:Q", scale=alt.Scale(scheme="blues"), title="tokens",
+                        legend=alt.Legend(gradientLength=120)),
+        tooltip=["state:O", "tag:N", "tokens:Q"])
+    return style(chart, title_lines(title), max(height, 18 * n_states), legend="right").to_dict()
 
 
 def show(where, chart, key):
-    """Draw ``chart`` in ``where`` inside a container keyed ``key``: the container is the
-    chart's stable place on the page (the CSS class st-key-<key> finds it; Streamlit gives a
-    Vega-Lite element itself no such class)."""
-    with where.container(key=key):
-        st.altair_chart(chart, key=f"{key}_plot")
+    """Draw the Altair ``chart`` in ``where`` inside a container keyed ``key``, with its
+    downloads (PNG, SVG, CSV): the container is the chart's stable place on the page (the CSS
+    class st-key-<key> finds it; Streamlit gives a Vega-Lite element itself no such class)."""
+    spec, datasets, shown = export.altair_parts(chart)
+    export.draw(where, spec, datasets, key, shown, width=None)
 
 
 def show_spec(where, spec, datasets, key):
     """Draw a Vega-Lite ``spec`` with its named ``datasets`` (frames) in ``where``, inside a
-    container keyed ``key`` (as ``show``)."""
-    with where.container(key=key):
-        st.vega_lite_chart(spec={**spec, "datasets": datasets}, key=f"{key}_plot",
-                           width="stretch")
+    container keyed ``key``, with its downloads (as ``show``)."""
+    export.draw(where, spec, datasets, key)

@@ -16,11 +16,21 @@ from urllib.parse import urlencode
 import streamlit as st
 
 PRESET = "preset"  # the address parameter naming a preset
+# settings of the whole app, not of one page (presenter mode, ui/presenter.py): {name: Setting};
+# their values live in st.session_state under their names, and every page's address keeps them
+APP_SETTINGS = {}
 
 
 def slug(label):
     """A preset's name in the address: "TOKEN stuck at m = n" → "token-stuck-at-m-n"."""
     return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+
+
+def app_address():
+    """The address parameters of the app's settings (APP_SETTINGS) that are not at their
+    defaults, for every page's address and links."""
+    return {name: setting.text(st.session_state[name]) for name, setting in APP_SETTINGS.items()
+            if st.session_state.get(name, setting.default) != setting.default}
 
 
 @dataclass(frozen=True)
@@ -109,20 +119,36 @@ class PageSettings:
                 # widget's default (a number input's minimum) and sends that back
                 key = self.key(name)
                 state[key] = state[key] if key in state else value
+        else:
+            values = {s.name: s.default for s in self.settings.values()}
+            values.update(self._from_address())
+            for name, value in values.items():
+                state.setdefault(self.key(name), value)
+        self._forget_changed_preset()
+
+    def _forget_changed_preset(self):
+        """The Preset box names the preset the settings came from (chosen, or a link's) until
+        a setting differs from it: then it is cleared, so it never names a view not shown."""
+        chosen = st.session_state.get(self.key("preset"))
+        if chosen is None:
             return
-        values = {s.name: s.default for s in self.settings.values()}
-        values.update(self._from_address())
-        for name, value in values.items():
-            state.setdefault(self.key(name), value)
+        values = self.values()
+        if chosen not in self.presets or any(
+                values[name] != value for name, value in self.preset_values(chosen).items()
+                if name in values):
+            st.session_state[self.key("preset")] = None
 
     def _from_address(self):
         found, notices = {}, []
         params = st.query_params.to_dict()
         preset = params.pop(PRESET, None)
+        for name in APP_SETTINGS:  # not this page's: read where they are kept
+            params.pop(name, None)
         if preset is not None:
-            named = {slug(label): values for label, values in self.presets.items()}
+            named = {slug(label): label for label in self.presets}
             if preset in named:
-                found.update(named[preset])
+                found.update(self.presets[named[preset]])
+                st.session_state.setdefault(self.key("preset"), named[preset])
             else:
                 notices.append(f"no preset is called “{preset}”")
         for name, text in params.items():
@@ -149,18 +175,23 @@ class PageSettings:
         for name, value in values.items():
             st.session_state[self.key(name)] = value
 
+    def preset_values(self, label):
+        """Every setting's value under the preset: its own, and the defaults of those it does
+        not name."""
+        defaults = {name: setting.default for name, setting in self.settings.items()}
+        return {**defaults, **self.presets[label]}
+
     def apply_preset(self, label):
         """Every setting the preset does not name back to its default, then the preset's: a
         preset gives the same view whatever was chosen before it."""
-        defaults = {name: setting.default for name, setting in self.settings.items()}
-        self.apply({**defaults, **self.presets[label]})
+        self.apply(self.preset_values(label))
 
     def save(self):
         """Call after the widgets: keep their values for a return visit and write the ones
         that differ from the defaults into the address."""
         values = self.values()
         st.session_state[self._saved] = values
-        st.query_params.from_dict(self.address(values))
+        st.query_params.from_dict({**self.address(values), **app_address()})
 
     def address(self, values):
         """The address parameters of ``values``: those that differ from their defaults and
@@ -183,13 +214,14 @@ class PageSettings:
     def link(self, values=None):
         """The address of this view (or of ``values``) as a full link when the browser told
         Streamlit its address, else as the part after the page's address."""
-        query = urlencode(self.address(self.values() if values is None else values))
+        query = urlencode({**self.address(self.values() if values is None else values),
+                           **app_address()})
         base = st.context.url or ""
         return f"{base}?{query}" if query else (base or "?")
 
     def preset_link(self, label):
         base = st.context.url or ""
-        return f"{base}?{urlencode({PRESET: slug(label)})}"
+        return f"{base}?{urlencode({PRESET: slug(label), **app_address()})}"
 
     def preset_picker(self):
         """A selectbox of the presets (in the sidebar); choosing one sets its widgets."""

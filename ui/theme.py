@@ -5,6 +5,7 @@ from plotly.colors import qualitative
 
 from engine.cli.race_plots import EXACT_COLOUR
 from engine.samplers import colour, label
+from ui import presenter
 
 # hidden states are categories, not a scale: one distinct colour each (cycling past 48)
 STATE_COLOURS = qualitative.Dark24 + qualitative.Light24
@@ -23,20 +24,44 @@ ROW_FONT = "font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 1.
 # On a phone (390 px) the lessons' play controls and first chart must share the first screen:
 # smaller titles and metric values, narrower margins, no keyboard hints (a phone has no keys)
 PHONE_CSS = """<style>
+/* a race's metric tiles (ui.race_page.metric_row): one fixed width, a label on up to two
+   lines, so a tick's longer numbers never rewrap the row and move the charts below it */
+.st-key-race_metrics > [data-testid="stElementContainer"] { flex: 0 0 8.9rem; width: 8.9rem; }
+.st-key-race_metrics [data-testid="stMetricLabel"] { min-height: 2.6em; align-items: start; }
+.st-key-race_metrics [data-testid="stMetricLabel"] p { white-space: normal; }
+/* a live chart (ui.charts.show_live) keeps its full opacity while a tick reruns: the tick
+   redraws it in place, and on a busy server the run outlasted Streamlit's delay before it
+   fades what it has not redrawn yet, so the charts flickered on a projector. The cause, a
+   slow run, was cut (specs built once per settings, only data sent); this covers the rest */
+[class*="st-key-live_"] [data-stale="true"] { opacity: 1 !important; transition: none !important; }
 @media (max-width: 640px) {
+  .st-key-race_metrics > [data-testid="stElementContainer"] {
+    flex-basis: calc(50% - 0.5rem); width: calc(50% - 0.5rem); }
   [data-testid="stMain"] h1 { font-size: 1.7rem !important; padding-top: 0.5rem !important; }
   [data-testid="stMetricValue"] { font-size: 1.2rem; }
   [data-testid="stMetricLabel"] p { font-size: 0.75rem; }
   [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 0.78rem; }
   [data-testid="stMainBlockContainer"] { padding: 3.5rem 1rem 2rem; }
   [class*="st-key-"][class*="_keys_hint"] { display: none; }
+  /* a button's keyboard-shortcut badge ("Space", "→"): a phone has no keys */
+  [data-testid="stButton"] kbd[aria-label^="Shortcut"] { display: none; }
 }
+</style>"""
+
+
+# a chart's download icon (ui.export) at its top right, over the title's line, not a row of
+# its own above it
+DOWNLOADS_CSS = """<style>
+div:has(> [class*="st-key-downloads_"]) { position: absolute; top: 0; right: 0; z-index: 2;
+  width: auto; }
+[data-testid="stVerticalBlock"]:has(> div > [class*="st-key-downloads_"]) {
+  position: relative; }
 </style>"""
 
 
 def page_style():
     """The lab's page style (app.py applies it to every page)."""
-    st.html(PHONE_CSS)
+    st.html(PHONE_CSS + DOWNLOADS_CSS)
 
 
 def state_colour(k):
@@ -45,8 +70,10 @@ def state_colour(k):
 
 
 def colour_key(names):
-    """HTML for an inline legend: a coloured square and the paper's name of each sampler."""
-    return ", ".join(f"<span style='color:{colour(n)}'>■</span> {label(n)}" for n in names)
+    """HTML for an inline legend: a coloured square and the paper's name of each sampler, in
+    the colours this session's charts use (presenter mode's own)."""
+    return ", ".join(f"<span style='color:{presenter.colour(n)}'>■</span> {label(n)}"
+                     for n in names)
 
 
 def layout(fig, title=None, x=None, y=None, height=340):

@@ -91,7 +91,12 @@ def chain_traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps 
     bold = alt.Chart(alt.NamedData("median")).mark_line(strokeWidth=3.5).encode(
         x=x_enc, y=y_enc, color=colour_enc,
         tooltip=["sampler:N", alt.Tooltip(f"{column}:Q", format=",.4~f", title="median")])
-    chart = alt.layer(chains, bold)
+    # each median's newest point a dot: at sweep 0 a line of one point draws nothing
+    newest = (alt.Chart(alt.NamedData("median")).mark_point(filled=True, size=45, opacity=1)
+              .encode(x=x_enc, y=y_enc, color=colour_enc)
+              .transform_joinaggregate(newest=f"max({x})", groupby=["sampler"])
+              .transform_filter(f"datum['{x}'] === datum.newest"))
+    chart = alt.layer(chains, bold, newest)
     if x_reach is not None:  # an invisible point: the axis spans at least [0, x_reach]
         reach = alt.Chart(alt.InlineData(values=[{x: x_reach}])).mark_point(opacity=0)
         chart = alt.layer(chart, reach.encode(x=f"{x}:Q"))
@@ -170,14 +175,25 @@ def on_one_grid(traces, limit=CHAIN_ROWS):
     return traces[(traces["sweep"] % stride == 0) | (traces["sweep"] == last)]
 
 
-def write_png(spec, datasets, path):
-    """A spec with named datasets (frames) as a PNG file at ``path`` (vl-convert renders
-    Vega-Lite without a browser)."""
+def render(spec, datasets, kind="png", width=PNG_WIDTH, scale=2):
+    """A spec with named datasets (frames) as a picture ``width`` pixels of plot wide: PNG
+    bytes (``scale`` pixels a unit) or SVG text (vl-convert renders Vega-Lite without a
+    browser). The spec's own width ("container" on a page) gives way to ``width``, except in a
+    concatenation, whose parts have their own."""
     import vl_convert
     data = {name: json.loads(frame.to_json(orient="records")) for name, frame in datasets.items()}
     data = {**spec.get("datasets", {}), **data}  # a spec with inline data keeps its own
-    path.write_bytes(vl_convert.vegalite_to_png({**spec, "width": PNG_WIDTH, "datasets": data},
-                                                scale=2))
+    sized = {**spec, "datasets": data}
+    if not any(part in spec for part in ("hconcat", "vconcat", "concat")):
+        sized["width"] = width
+    if kind == "svg":
+        return vl_convert.vegalite_to_svg(sized)
+    return vl_convert.vegalite_to_png(sized, scale=scale)
+
+
+def write_png(spec, datasets, path):
+    """A spec with named datasets (frames) as a PNG file at ``path``."""
+    path.write_bytes(render(spec, datasets))
 
 
 def race_pngs(folder, traces, labels):

@@ -31,6 +31,26 @@ from engine.samplers.type_based import TypeSampler
 
 FALLBACK_COLOUR = "#7f7f7f"
 
+# Okabe & Ito's palette ("Color Universal Design", 2008): eight colours that viewers with any
+# common colour-vision deficiency still tell apart (its yellow is left out: faint on a
+# projector's white)
+VERMILLION, BLUE, ORANGE, GREEN = "#D55E00", "#0072B2", "#E69F00", "#009E73"
+PURPLE, SKY_BLUE, BLACK = "#CC79A7", "#56B4E9", "#000000"
+SOLID = (1, 0)  # Vega-Lite's strokeDash of a solid line
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a sampler is told apart in presenter mode, where no two samplers may differ by hue
+    alone: an Okabe–Ito colour, a line dash (Vega-Lite strokeDash: dash, gap, …) and a point
+    shape. Every chain sampler has its own dash and shape; those a lesson shows together have
+    their own colours too (the seven of word segmentation, Gao & Johnson's six), and only a
+    race of all eleven HMM samplers has two share one."""
+
+    colour: str = FALLBACK_COLOUR
+    dash: tuple = SOLID
+    shape: str = "circle"
+
 
 @dataclass(frozen=True)
 class SamplerEntry:
@@ -51,6 +71,7 @@ class SamplerEntry:
     needs_length: bool = False  # whether build needs the run's planned number of sweeps
     parts: tuple = ()  # a mixture's samplers, a sweep each in turn (engine/samplers/mixture.py)
     kind: str = "chain"  # or "population"
+    look: Look = Look()  # presenter mode's colour, dash and point shape
 
 
 SAMPLERS = {}
@@ -67,57 +88,61 @@ def register(entry):
 register(SamplerEntry(
     "token", "TOKEN", "#d1495b",
     "resamples one site from its conditional given all others (eq. 4)",
-    lambda total_sweeps, skip, anneal_start: TokenSampler(), TOKEN_FUNCTIONS))
+    lambda total_sweeps, skip, anneal_start: TokenSampler(), TOKEN_FUNCTIONS,
+    look=Look(VERMILLION, SOLID, "circle")))
 register(SamplerEntry(
     "type", "TYPE", "#00798c",
     "takes every site of the pivot's type, draws how many get each value (eq. 7), then which "
     "ones uniformly at random (Fig. 4)",
-    lambda total_sweeps, skip, anneal_start: TypeSampler(skip=skip), TYPE_FUNCTIONS))
+    lambda total_sweeps, skip, anneal_start: TypeSampler(skip=skip), TYPE_FUNCTIONS,
+    look=Look(BLUE, (10, 4), "square")))
 register(SamplerEntry(
     "anneal", "TOKEN-anneal", "#edae49",
     "TOKEN at a temperature that falls from 10 to 1 over the first half of the run",
     lambda total_sweeps, skip, anneal_start: TokenSampler(
         schedule.anneal(total_sweeps, anneal_start)),
-    TOKEN_FUNCTIONS, needs_length=True))
+    TOKEN_FUNCTIONS, needs_length=True, look=Look(ORANGE, (2, 3), "triangle-up")))
 register(SamplerEntry(
     "greedy", "TYPE-greedy", "#5b8e3e",
     "sets a whole type block to all-0 or all-1 (for K > 2: one of the slice's two values), "
     "whichever is more probable",
     lambda total_sweeps, skip, anneal_start: TypeSampler(skip=skip, greedy=True),
-    TYPE_FUNCTIONS))
+    TYPE_FUNCTIONS, look=Look(GREEN, (10, 3, 2, 3), "diamond")))
 register(SamplerEntry(
     "sentence", "SENTENCE", "#6a4c93",
     "proposes a whole sentence's analysis by dynamic programming with the other sentences' "
     "counts frozen, then accepts or rejects it (Metropolis-Hastings)",
-    lambda total_sweeps, skip, anneal_start: SentenceSampler(), SENTENCE_FUNCTIONS))
+    lambda total_sweeps, skip, anneal_start: SentenceSampler(), SENTENCE_FUNCTIONS,
+    look=Look(PURPLE, (4, 4), "cross")))
 
 # Gao & Johnson's other four estimators (TOKEN and SENTENCE are their collapsed pointwise and
-# collapsed blocked samplers); each explicit sampler's colour is a lighter shade of its
-# collapsed twin's
+# collapsed blocked samplers). Their colours are not shades of their twins' (a lighter red beside
+# TOKEN's, EM's slate beside SENTENCE's purple were confused): the six drawn together differ
+# for colour-blind viewers too (in simulated deuteranopia, protanopia and tritanopia)
 register(SamplerEntry(
-    "explicit-token", "explicit TOKEN", "#f08a8f",
+    "explicit-token", "explicit TOKEN", "#3a86ff",
     "draws the transition and emission probabilities from their posterior given the tags "
     "(eq. 5), then each tag given them and its neighbours (eq. 6): Gao & Johnson's GSe,p",
     lambda total_sweeps, skip, anneal_start: ExplicitSampler(blocked=False),
-    EXPLICIT_TOKEN_FUNCTIONS))
+    EXPLICIT_TOKEN_FUNCTIONS, look=Look(ORANGE, (10, 3, 2, 3, 2, 3), "triangle-down")))
 register(SamplerEntry(
-    "explicit-sentence", "explicit SENTENCE", "#a88bc7",
+    "explicit-sentence", "explicit SENTENCE", "#bcbd22",
     "draws the probabilities from their posterior (eq. 5), then each sentence's tags exactly "
     "given them by forward filtering, backward sampling: Gao & Johnson's GSe,b",
     lambda total_sweeps, skip, anneal_start: ExplicitSampler(blocked=True),
-    EXPLICIT_SENTENCE_FUNCTIONS))
+    EXPLICIT_SENTENCE_FUNCTIONS, look=Look(SKY_BLUE, (18, 5), "triangle-right")))
 register(SamplerEntry(
-    "em", "EM", "#264653",
+    "em", "EM", "#000000",
     "Expectation-Maximisation (Baum-Welch): expected counts by forward-backward, then the "
     "probabilities that maximise the likelihood (eq. 2); an iteration per sweep",
     lambda total_sweeps, skip, anneal_start: PointEstimator(variational=False),
-    POINT_FUNCTIONS))
+    POINT_FUNCTIONS, look=Look(BLACK, (1, 5), "triangle-left")))
 register(SamplerEntry(
     "vb", "VB", "#17becf",
     "variational Bayes (mean field): forward-backward with exp ψ of the expected counts plus "
     "the prior (eq. 4); an iteration per sweep, its bound never falls",
     lambda total_sweeps, skip, anneal_start: PointEstimator(variational=True),
-    POINT_FUNCTIONS))
+    POINT_FUNCTIONS, look=Look(GREEN, (4, 10), "wedge")))
 
 
 register(SamplerEntry(
@@ -125,20 +150,20 @@ register(SamplerEntry(
     "reads the utterances once, in order: N weighted particles each draw an analysis from the "
     "model frozen at their state, and are resampled when the effective sample size falls "
     "(Börschinger & Johnson 2011)",
-    ParticleFilter, (), kind="population"))
+    ParticleFilter, (), kind="population", look=Look(ORANGE, SOLID, "circle")))
 
 
-def register_mixture(parts, colour_, help_text):
+def register_mixture(parts, colour_, help_text, look=Look()):
     """Register the mixture of ``parts`` (registered samplers), named "a-b" (a name that
     travels in a link as it is) and labelled "A + B"; it needs what its parts need, and a model
-    offers it when it offers every part."""
+    offers it when it offers every part. ``look``: presenter mode's (Look)."""
     entries = [entry(part) for part in parts]
     return register(SamplerEntry(
         "-".join(parts), " + ".join(e.label for e in entries), colour_, help_text,
         lambda total_sweeps, skip, anneal_start: MixtureSampler(
             [e.build(total_sweeps, skip, anneal_start) for e in entries]),
         tuple(dict.fromkeys(f for e in entries for f in e.needs)),
-        needs_length=any(e.needs_length for e in entries), parts=tuple(parts)))
+        needs_length=any(e.needs_length for e in entries), parts=tuple(parts), look=look))
 
 
 def offered(basic):
@@ -181,11 +206,17 @@ def colour(name):
     return SAMPLERS[name].colour if name in SAMPLERS else FALLBACK_COLOUR
 
 
+def look(name):
+    """A sampler's Look in presenter mode (grey, solid, circles for a name not registered)."""
+    return SAMPLERS[name].look if name in SAMPLERS else Look()
+
+
 def make_sampler(name, total_sweeps=None, skip=True, anneal_start=10.0):
     """A fresh sampler for one chain.
 
-    total_sweeps is the run's planned length; TOKEN-anneal needs it for its schedule
-    (temperature ``anneal_start`` → 1 over the first half, then 1).
+    total_sweeps is the run's planned length, or for a run whose length is engine time a
+    function giving the share of it done (schedule.anneal); TOKEN-anneal needs it for its
+    schedule (temperature ``anneal_start`` → 1 over the first half, then 1).
     """
     chosen = entry(name)
     if chosen.needs_length and not total_sweeps:
@@ -194,6 +225,8 @@ def make_sampler(name, total_sweeps=None, skip=True, anneal_start=10.0):
 
 
 register_mixture(("type", "token"), "#8c564b",
-                 "a TYPE sweep, then a TOKEN sweep, in turn: whole types move, then single sites")
+                 "a TYPE sweep, then a TOKEN sweep, in turn: whole types move, then single sites",
+                 Look(SKY_BLUE, (18, 4, 4, 4), "arrow"))
 register_mixture(("type", "sentence"), "#d4609c",
-                 "a TYPE sweep, then a SENTENCE sweep, in turn: whole types, then whole sentences")
+                 "a TYPE sweep, then a SENTENCE sweep, in turn: whole types, then whole sentences",
+                 Look(BLACK, (6, 2), "triangle"))

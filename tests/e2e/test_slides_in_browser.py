@@ -1,0 +1,63 @@
+"""Figures for slides and presenter mode in a real Chromium: a chart's PNG and SVG download from
+the page and open, the race's traces download as CSV, and a link with ``presenter=1`` opens
+with larger text, the sidebar folded away and the switch at hand to turn it off."""
+import csv
+import io
+import xml.etree.ElementTree as ET
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_classroom import LABELS
+from ui.export import SLIDE_WIDTH
+
+expect.set_options(timeout=60_000)
+
+CHART = "seg_loglik_chart"  # Word segmentation's log-probability chart
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def download(page, button):
+    """The bytes a click on ``button`` downloads."""
+    with page.expect_download() as started:
+        button.click()
+    return open(started.value.path(), "rb").read()
+
+
+def chart_download(page, key, name):
+    page.locator(f".st-key-downloads_{key} button").first.click()
+    return download(page, page.get_by_role("button", name=name))
+
+
+def test_a_chart_downloads_as_png_and_svg_and_the_race_as_csv(page, app_url):
+    page.goto(f"{app_url}/word_segmentation?samplers=token,type")
+    expect(page.locator(LABELS).first).to_contain_text("TOKEN · pass 0")
+    page.get_by_role("button", name="Step").click()
+    expect(page.locator(LABELS).first).to_contain_text("TOKEN · pass 1")
+    png = chart_download(page, CHART, "Picture for slides (PNG)")
+    assert png.startswith(PNG_SIGNATURE)
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert width >= 2 * SLIDE_WIDTH and 400 < height < width, (width, height)
+    page.keyboard.press("Escape")
+    svg = ET.fromstring(chart_download(page, CHART, "Vector picture (SVG)"))
+    assert svg.tag.endswith("svg")
+    page.keyboard.press("Escape")
+    rows = list(csv.DictReader(io.StringIO(
+        download(page, page.get_by_role("button", name="Traces (CSV)")).decode())))
+    assert [(r["sampler"], r["sweep"]) for r in rows] == [
+        ("token", "0"), ("token", "1"), ("type", "0"), ("type", "1")]
+
+
+def test_presenter_mode_from_a_link_has_large_text_no_sidebar_and_its_switch(page, app_url):
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{app_url}/word_segmentation?presenter=1")
+    switch = page.locator(".st-key-presenter_switch")
+    expect(switch.locator("input")).to_be_checked()
+    expect(page.locator(LABELS).first).to_contain_text("TOKEN · pass 0")
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    expect(sidebar).to_have_attribute("data-collapsed", "true")
+    assert switch.bounding_box()["y"] < 40  # in the header bar, above the page
+    switch.get_by_text("Presenter").click()
+    expect(sidebar).to_have_attribute("data-collapsed", "false")
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "16px"
+    assert "presenter" not in page.url
