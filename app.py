@@ -2,11 +2,13 @@
 of the kernels started on the first visit."""
 import streamlit as st
 
+from ui import presenter
 from ui.theme import page_style
 from ui.warmup import start_compiler
 
 st.set_page_config(page_title="Typeblocks", page_icon=":material/view_module:", layout="wide")
 page_style()
+presenter.switch()
 # in the background, at once: a page that needs kernels asks for its own to come first (Home,
 # which needs none, is drawn meanwhile)
 start_compiler()
@@ -20,4 +22,5 @@ st.navigation([
     st.Page("pages/restaurants.py", title="Restaurants", icon=":material/restaurant:"),
     st.Page("pages/particle_filter.py", title="Particle filter", icon=":material/scatter_plot:"),
     st.Page("pages/sampler_race.py", title="Sampler race", icon=":material/monitoring:"),
+    st.Page("pages/side_by_side.py", title="Side by side", icon=":material/splitscreen:"),
 ]).run()

@@ -36,6 +36,10 @@ for number, lesson in enumerate(course.LESSONS, 1):
         assumes = " and ".join(lesson.assumes) if lesson.assumes else "nothing beyond Gibbs "\
             "sampling: start here"
         st.markdown(f"**Goal:** {lesson.goal}  \n{lesson.shows}  \n*Assumes:* {assumes}.")
+st.page_link("pages/side_by_side.py", label="Side by side", icon=":material/splitscreen:")
+st.markdown("Two views of a lesson at once, each with its own settings and its own Play — for "
+            "“what changes if …”: with and without rejuvenation, one prior against another, "
+            "any two links from a lesson's **Share this view**.")
 
 st.subheader("How to read the plots")
 st.markdown(
