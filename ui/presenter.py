@@ -33,10 +33,16 @@ COMPOSITIONS = ("layer", "hconcat", "vconcat", "concat")
 
 # the switch sits in the middle of the header bar, clear of the sidebar's button at its left
 # and the running indicator and menu at its right, and stays there while the sidebar is folded
-# away; in presenter mode all text grows with the root font size (Streamlit sizes it in rem)
+# away (on a phone the open sidebar spans the header's middle: the switch waits until it
+# folds); in presenter mode all text grows with the root font size (Streamlit sizes it in rem)
 SWITCH_CSS = """<style>
 .st-key-presenter_switch { position: fixed; top: 0; left: 50%; transform: translateX(-50%);
   height: 3.75rem; width: auto; justify-content: center; z-index: 999991; }
+/* on a phone the open sidebar covers the header's middle, its fold button under the switch */
+@media (max-width: 640px) {
+  body:has([data-testid="stSidebar"][data-collapsed="false"]) .st-key-presenter_switch {
+    display: none; }
+}
 </style>"""
 PRESENTER_CSS = """<style>
 html { font-size: 20px; }

@@ -10,7 +10,7 @@ from ui import presenter
 # hidden states are categories, not a scale: one distinct colour each (cycling past 48)
 STATE_COLOURS = qualitative.Dark24 + qualitative.Light24
 
-__all__ = ["EXACT_COLOUR", "ROW_FONT", "SITE_MARK", "colour", "colour_key", "label", "layout",
+__all__ = ["EXACT_COLOUR", "ROW_FONT", "SITE_MARK", "colour", "colour_key", "label",
            "mark_style", "page_style", "row_number", "state_colour"]
 
 # sites highlighted on the Type blocks page: (background, border) colours
@@ -74,23 +74,6 @@ def colour_key(names):
     the colours this session's charts use (presenter mode's own)."""
     return ", ".join(f"<span style='color:{presenter.colour(n)}'>■</span> {label(n)}"
                      for n in names)
-
-
-def layout(fig, title=None, x=None, y=None, height=340):
-    """Apply the lab's chart style in place and return the figure."""
-    fig.update_layout(title=title, height=height,
-                      margin=dict(l=60, r=20, t=50 if title else 20, b=40),
-                      # inside, top right: where these charts' curves and bars leave room
-                      legend=dict(yanchor="top", y=0.98, xanchor="right", x=0.99,
-                                  bgcolor="rgba(255,255,255,0.8)"),
-                      font=dict(size=13),
-                      # upright at the right edge: across the top it covered titles on phones
-                      modebar=dict(orientation="v"))
-    if x:
-        fig.update_xaxes(title_text=x)
-    if y:
-        fig.update_yaxes(title_text=y)
-    return fig
 
 
 def mark_style(mark):

@@ -61,3 +61,19 @@ def test_presenter_mode_from_a_link_has_large_text_no_sidebar_and_its_switch(pag
     expect(sidebar).to_have_attribute("data-collapsed", "false")
     assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "16px"
     assert "presenter" not in page.url
+
+
+def test_on_a_phone_the_open_sidebar_can_be_folded_past_the_switch(browser, app_url):
+    """The switch sits in the header's middle, where a phone's open sidebar has its fold
+    button: it steps aside while the sidebar is open."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{app_url}/toy_posterior")
+    switch = page.locator(".st-key-presenter_switch")
+    expect(switch).to_be_visible()
+    page.get_by_test_id("stExpandSidebarButton").click()
+    expect(switch).to_be_hidden()
+    page.get_by_test_id("stSidebarCollapseButton").locator("button").click()
+    expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+    expect(switch).to_be_visible()
+    context.close()
