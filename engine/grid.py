@@ -128,7 +128,7 @@ def start_run(model, task):
     if task.eta is not None:
         init["eta"] = task.eta
     return Run(model, task.sampler, task.seed, init=init, total_sweeps=task.sweeps,
-               skip=task.skip, measure_share=task.measure_share)
+               total_seconds=task.seconds, skip=task.skip, measure_share=task.measure_share)
 
 
 def run_chain(recipe, task):

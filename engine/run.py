@@ -1,5 +1,9 @@
 """Run: one chain of one sampler on one model, advanced sweep by sweep or move by move.
 
+A run's length is a number of sweeps or a number of engine seconds: a run limited by engine
+time ends with the first sweep that reaches it, so runs of different samplers given the same
+seconds end together on a chart against engine time (within one sweep).
+
 The trace has one row per completed sweep (row 0 = the initial state): sweep, engine
 seconds (time spent inside the sampler only, never measuring or drawing), log-likelihood,
 temperature, the model's measures and the sampler's figures. A Run is paused simply by not
@@ -54,9 +58,12 @@ def warm(model, sampler=None):
 
 class Run:
     def __init__(self, model, sampler, seed, init=None, total_sweeps=None, skip=True,
-                 record_values=False, warm_kernels=True, measure_share=None):
+                 record_values=False, warm_kernels=True, measure_share=None,
+                 total_seconds=None):
         """model: a model object; sampler: a registered sampler's name; init: keyword
-        arguments of model.new_state (e.g. {"m": 1000} or {"eta": 0.5}); record_values: keep
+        arguments of model.new_state (e.g. {"m": 1000} or {"eta": 0.5}); total_sweeps or
+        total_seconds: the run's length in sweeps or in engine seconds (not both; neither: no
+        end), over whose first half TOKEN-anneal cools; record_values: keep
         every site's value at each trace row in ``values`` (for trajectory plots);
         warm_kernels: load the kernels first, so the first sweep's time is the sweep's;
         measure_share: at most this share of the engine time goes to the model's measures
@@ -70,11 +77,15 @@ class Run:
         self.model = model
         self.sampler_name = sampler
         self.seed = int(seed)
+        if total_sweeps is not None and total_seconds is not None:
+            raise ValueError("give the run's length in sweeps or in engine seconds, not both")
         self.total_sweeps = math.inf if total_sweeps is None else total_sweeps
-        self.rng = make_rng(self.seed)
-        self.sampler = make_sampler(sampler, total_sweeps=total_sweeps, skip=skip)
-        self.state = model.new_state(self.rng, **(init or {}))
+        self.total_seconds = math.inf if total_seconds is None else total_seconds
         self.seconds = 0.0
+        self.rng = make_rng(self.seed)
+        length = total_sweeps if total_seconds is None else self._share_of_time
+        self.sampler = make_sampler(sampler, total_sweeps=length, skip=skip)
+        self.state = model.new_state(self.rng, **(init or {}))
         self.measure_share = measure_share
         self.measure_seconds = 0.0  # wall time spent on the measures (never engine time)
         self.values = [] if record_values else None
@@ -83,6 +94,15 @@ class Run:
     @property
     def sweeps_done(self):
         return self.sampler.sweeps_done
+
+    def _share_of_time(self, sweep):
+        """The share of a run limited by engine time that is done (its annealing's clock)."""
+        return self.seconds / self.total_seconds
+
+    @property
+    def finished(self):
+        """Whether the run has reached its length (never, when it has none)."""
+        return self.sweeps_done >= self.total_sweeps or self.seconds >= self.total_seconds
 
     @property
     def mid_sweep(self):
@@ -117,10 +137,12 @@ class Run:
         return info
 
     def run_for(self, seconds, max_sweeps):
-        """Sweep until ``seconds`` of engine time have passed or ``max_sweeps`` are done
-        (at least one sweep); return how many were done. Used by the pages' play ticks."""
+        """Sweep until ``seconds`` of engine time have passed, ``max_sweeps`` are done or the
+        run has reached its length (at least one sweep before that); return how many were
+        done. Used by the pages' play ticks."""
         start, done = self.seconds, 0
-        while done < max_sweeps and (done == 0 or self.seconds - start < seconds):
+        while done < max_sweeps and not self.finished and (
+                done == 0 or self.seconds - start < seconds):
             self.sweep()
             done += 1
         return done
@@ -170,36 +192,49 @@ class Race:
 
     Every Run draws its initial state first from a Generator seeded with ``seed``, so runs
     with the same seed and init start from the identical state and then go their own ways.
+    The race's length is ``total_sweeps`` passes or ``total_seconds`` engine seconds of every
+    run (Run's).
     """
 
     def __init__(self, model, samplers, seed, init=None, total_sweeps=None, skip=True,
-                 record_values=False):
+                 record_values=False, total_seconds=None):
         if not samplers:
             raise ValueError("choose at least one sampler")
-        self.total_sweeps = total_sweeps
+        self.total_sweeps, self.total_seconds = total_sweeps, total_seconds
         self.runs = {name: Run(model, name, seed, init=init, total_sweeps=total_sweeps, skip=skip,
-                               record_values=record_values)
+                               record_values=record_values, total_seconds=total_seconds)
                      for name in samplers}
 
     @property
     def finished(self):
-        """Whether every run has done total_sweeps (never, when the race has no length)."""
-        return self.total_sweeps is not None and all(
-            run.sweeps_done >= self.total_sweeps for run in self.runs.values())
+        """Whether every run has reached the race's length (never, when it has none)."""
+        return all(run.finished for run in self.runs.values())
 
-    def _sweeps_left(self, run, wanted):
-        if self.total_sweeps is None:
-            return wanted
-        return max(0, min(wanted, self.total_sweeps - run.sweeps_done))
+    @staticmethod
+    def _sweeps_left(run, wanted):
+        if run.finished:
+            return 0
+        return max(0, min(wanted, run.total_sweeps - run.sweeps_done))
 
     def sweep(self, sweeps=1):
-        """Advance every run by up to ``sweeps`` sweeps (never past total_sweeps)."""
+        """Advance every run by up to ``sweeps`` sweeps (never past its length)."""
         for run in self.runs.values():
-            for _ in run.advance(self._sweeps_left(run, sweeps)):
-                pass
+            for _ in range(self._sweeps_left(run, sweeps)):
+                if run.finished:  # a length in seconds, reached on the way
+                    break
+                run.sweep()
+
+    def finish(self):
+        """Advance every run to the race's length."""
+        if self.total_sweeps is None and self.total_seconds is None:
+            raise ValueError("this race has no length to finish")
+        for run in self.runs.values():
+            while not run.finished:
+                run.sweep()
 
     def run_for(self, seconds, max_sweeps):
-        """Give each run ``seconds`` of engine time (at least one sweep), up to max_sweeps."""
+        """Give each run ``seconds`` of engine time (at least one sweep), up to max_sweeps and
+        never past its length."""
         for run in self.runs.values():
             left = self._sweeps_left(run, max_sweeps)
             if left:
@@ -224,7 +259,7 @@ class Race:
         run, in turn (clock "passes"; fewer when the budget runs out), or an equal share of the
         budget as engine time each (clock "time")."""
         if clock == "time":
-            self.run_for(budget / len(self.runs), self.total_sweeps or 10**9)
+            self.run_for(budget / len(self.runs), self.total_sweeps or math.inf)
         else:
             self.sweep_together(passes, budget)
 

@@ -20,8 +20,9 @@ from engine.live.pool import ChainPool, LiveRace, plan
 from engine.cli.race_plots import final_bands, first_up
 from engine.models import registry
 from engine.samplers import offered
-from ui import charts, playback, race_page
+from ui import charts, exercises, playback, race_page
 from ui.cluster import show_where_grids_run, start_grid
+from ui.grid_progress import GridShelf
 from ui.kinds.registry import every_picker_settings, picker_of, view_or_stop
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
@@ -38,6 +39,9 @@ STARTS = {"shared": "the same η for every chain",
           "spread": "spread: chain c at η = c / (C − 1), from 0 to 1",
           "per_sampler": "one η per sampler"}
 SWEEP_STEPS = (0.1, 0.25, 0.5)
+SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+DIAGNOSTICS_COLUMNS = ("chains × draws", "R̂", "bulk ESS", "tail ESS", "ESS/s")
+SWEEPS = GridShelf("race_sweep", noun="chains")  # this session's η sweeps
 # the sweep reports where each chain ends: its measures are scored on the last row and on as
 # many others as 5% of the engine time pays for (br-phono: 1.4 ms a row against a 3.5 ms sweep)
 MEASURE_SHARE = 0.05
@@ -54,16 +58,18 @@ PRESETS = {
         model="toy", toy_n=100_000, samplers=("token", "type"), chains=4, starts="spread",
         passes=12, seed=0, clock="passes", speed=1, scalar="m"),
     # the built-in corpus, K = 15, 1,000 passes: the mixture ends highest (median log p
-    # −13,100 against TYPE's −13,200 and TOKEN's −13,900), and no sampler has mixed
+    # −13,100 against TYPE's −13,200 and TOKEN's −13,900), and no sampler has mixed. Both
+    # claims are measured at these passes (equal engine time would end at a machine's speed)
     "TYPE + TOKEN on the HMM: best of both, none mixed (α′ = 0.0001)": dict(
         model="hmm", tag_source="builtin", hmm_alpha_emit=0.0001, chains=4, starts="shared",
-        eta=1.0, samplers=("token", "type", "type-token"), passes=1000, seed=0, clock="time"),
+        eta=1.0, samplers=("token", "type", "type-token"), passes=1000, seed=0,
+        clock="passes", speed=50),
     # nursery talk, 2,000 passes: R̂ from 1.66 (TYPE) to ∞ (TYPE-greedy, each chain frozen in
     # its own place); TYPE's chains end highest (median log p −11,700, TOKEN's −13,500)
     "Word segmentation: none of five samplers mixes in 2,000 passes": dict(
         model="usm", seg_source="builtin", chains=4, starts="shared", eta=1.0,
         samplers=("token", "type", "anneal", "greedy", "sentence"), passes=2000, seed=0,
-        clock="time"),
+        clock="passes", speed=50),
 }
 SETTINGS = PageSettings(KEY, (
     Setting("model", "usm", str, "the model", choices=tuple(MODELS)),
@@ -77,6 +83,7 @@ SETTINGS = PageSettings(KEY, (
     *(Setting(f"eta_{name}", 1.0, float, f"η of {label(name)}", 0.0, 1.0)
       for name in ALL_SAMPLERS),
     Setting("passes", 500, int, "the number of passes", 10, MAX_PASSES),
+    race_page.seconds_setting(10.0),
     Setting("seed", 0, int, "the seed", 0, race_page.MAX_SEED),
     Setting("skip", True, bool, "the skip approximation"),
     Setting("measure", "token_f", str, "the measure charted"),
@@ -153,7 +160,8 @@ def settings():
         st.slider("Chains per sampler", 2, MAX_CHAINS, key="race_chains",
                   help="R̂ compares chains: at least 2, and 4 is the usual choice")
         eta_widgets(s.race_samplers)
-        st.number_input("Passes per chain", 10, MAX_PASSES, step=100, key="race_passes")
+        race_page.length_input(KEY, "Passes per chain", 10, MAX_PASSES, step=100,
+                               seconds_label="Engine seconds per chain")
         st.number_input("Seed", 0, race_page.MAX_SEED, key="race_seed",
                         help="chain c starts from seed + c; same seed, same chains")
         st.checkbox("TYPE: skip approximation", key="race_skip",
@@ -163,7 +171,7 @@ def settings():
     config = dict(model=name, corpus=corpus, first=int(s.race_first), options=options,
                   samplers=tuple(s.race_samplers), chains=int(s.race_chains),
                   starts=s.race_starts, eta=chosen_etas(s.race_samplers),
-                  passes=int(s.race_passes), seed=int(s.race_seed), skip=bool(s.race_skip))
+                  length=race_page.length(KEY), seed=int(s.race_seed), skip=bool(s.race_skip))
     return model_class, corpus, config
 
 
@@ -213,7 +221,7 @@ def use_first():
 # --- the race ---------------------------------------------------------------------------------
 def chain_plan(config):
     eta = dict(config["eta"]) if isinstance(config["eta"], tuple) else config["eta"]
-    return plan(config["samplers"], config["chains"], config["seed"], config["passes"],
+    return plan(config["samplers"], config["chains"], config["seed"], **config["length"],
                 skip=config["skip"], eta=eta, spread=config["starts"] == "spread")
 
 
@@ -283,23 +291,89 @@ def verdict_line(race, name, chains):
     return line
 
 
-def diagnostics_table(race, chains_of, columns):
-    """R̂, bulk and tail ESS and ESS per second of each of ``columns`` ({column: title}), a
-    row per sampler, as text."""
-    rows = []
-    for name, chains in chains_of.items():
-        row = {"sampler": label(name)}
-        for column, title in columns.items():
+def shown_rhat(rhat):
+    """R̂ as the tables show it: "—" when there is none (every draw the same), "∞" for chains
+    that each keep one value, else 3 decimals near 1, 2 beyond, and from 1,000 on (chains
+    that barely move, each in its own place) as a power of ten, so it fits a phone's table."""
+    if np.isnan(rhat):
+        return "—"
+    if np.isinf(rhat):
+        return "∞"
+    if rhat >= 1000:
+        mantissa, exponent = f"{rhat:.1e}".split("e")
+        return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}"
+    return f"{rhat:.3f}" if rhat < 1.1 else f"{rhat:,.2f}"
+
+
+def shown_ess(rhat, ess, decimals=0):
+    """An ESS (or ESS/s) as the tables show it: "—" unless R̂ says the chains have mixed.
+    Chains that have not mixed are not draws of one distribution, so their ESS counts
+    nothing: a stuck sampler whose chains barely move can show the largest ESS/s."""
+    if not rhat < RHAT_LIMIT or np.isnan(ess):
+        return "—"
+    return f"{ess:,.{decimals}f}"
+
+
+def diagnostics_notes(rhats, too_short=False):
+    """What a "—" in a diagnostics table means, for the R̂ values it shows."""
+    rhats = np.asarray(rhats, dtype=float)
+    notes = []
+    if too_short:
+        notes.append("A row of — has too few passes yet for R̂ (it needs 4 draws per chain "
+                     "after the warm-up half: 7 passes).")
+    if np.isnan(rhats).any():
+        notes.append("R̂ — : every draw of every chain is the same value (the chains agree "
+                     "exactly, or none has moved), so there is no spread to compare.")
+    if (rhats >= RHAT_LIMIT).any() or np.isnan(rhats).any():
+        notes.append(f"ESS — : R̂ is not below {RHAT_LIMIT}, so those chains have not mixed. "
+                     "Their draws do not come from one distribution, and an effective sample "
+                     "size counts nothing comparable between samplers: a stuck sampler whose "
+                     "chains barely move can show the largest ESS/s.")
+    return " ".join(notes)
+
+
+def diagnostics_tables(race, chains_of, columns):
+    """{title: table} for each of ``columns`` ({column: title}): R̂, bulk and tail ESS and ESS
+    per second of that column, a row per sampler, as text; and the notes on their "—"s.
+    A table per column keeps each narrow enough for a phone."""
+    tables, rhats, too_short = {}, [], False
+    for column, title in columns.items():
+        rows = []
+        for name, chains in chains_of.items():
+            row = {"sampler": label(name)}
             found = diagnosis(race, name, chains, column)
             if found is None:
-                continue
-            row["chains × draws"] = f"{found.chains} × {found.draws:,}"
-            row[f"R̂ ({title})"] = f"{found.rhat:.3f}"
-            row[f"bulk ESS ({title})"] = f"{found.ess_bulk:,.0f}"
-            row[f"tail ESS ({title})"] = f"{found.ess_tail:,.0f}"
-            row[f"ESS/s ({title})"] = f"{found.ess_per_second:,.1f}"
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("sampler").fillna("—")
+                too_short = True
+                row.update(dict.fromkeys(DIAGNOSTICS_COLUMNS, "—"))
+            else:
+                rhats.append(found.rhat)
+                row.update(zip(DIAGNOSTICS_COLUMNS, (
+                    f"{found.chains} × {found.draws:,}", shown_rhat(found.rhat),
+                    shown_ess(found.rhat, found.ess_bulk), shown_ess(found.rhat, found.ess_tail),
+                    shown_ess(found.rhat, found.ess_per_second, 1))))
+            rows.append(row)
+        tables[title] = pd.DataFrame(rows).set_index("sampler")
+    return tables, diagnostics_notes(rhats, too_short)
+
+
+def sweep_notes(table):
+    """What the "—"s of the η sweep's table mean (a row without R̂ says why in its verdict)."""
+    notes = diagnostics_notes(table["rhat"].dropna())
+    if table["rhat"].isna().any():
+        notes += " A row without R̂ (—) says why in its verdict."
+    return notes.strip()
+
+
+def sweep_table(table):
+    """The η sweep's summary (engine.grid.summary) with readable headers and numbers."""
+    return pd.DataFrame({
+        "sampler": table["sampler"].map(label),
+        "η": table["eta"].map("{:g}".format),
+        "chains": table["chains"],
+        "R̂ (log p)": table["rhat"].map(shown_rhat),
+        "bulk ESS (log p)": [shown_ess(r, e) for r, e in zip(table["rhat"], table["ess_bulk"])],
+        "final log p (median)": table["final_loglik"].map("{:,.1f}".format),
+        "verdict": table["verdict"]})
 
 
 def headline(race, chains_of):
@@ -350,7 +424,13 @@ def draw_race(race):
     columns = {"loglik": "log p"}
     if measure in frame:
         columns[measure] = measure_label
-    st.table(diagnostics_table(race, chains_of, columns))
+    tables, notes = diagnostics_tables(race, chains_of, columns)
+    # side by side on a wide screen, one under the other on a phone (Streamlit's columns stack)
+    for col, (title, table) in zip(st.columns(len(tables)), tables.items()):
+        col.markdown(f"R̂ and ESS of **{title}**")
+        col.table(table)
+    if notes:
+        st.caption(notes)
     cost = st.session_state.get("race_tick_seconds")
     if cost is not None:
         st.caption(f"The server took {cost * 1000:,.0f} ms to read and draw the chains last "
@@ -441,7 +521,7 @@ def sweep_settings(config):
 
 def sweep_digest(model, sweep):
     """The settings of a sweep as a key for its cached result."""
-    parts = {k: v for k, v in sweep.items() if k not in ("corpus", "eta", "starts", "passes")}
+    parts = {k: v for k, v in sweep.items() if k not in ("corpus", "eta", "starts", "length")}
     return hashlib.sha256(pickle.dumps((parts, model.n_sites, getattr(model, "name", ""),
                                         sweep["corpus"]))).hexdigest()
 
@@ -450,15 +530,11 @@ def start_sweep(model, sweep):
     grid = tasks(sweep["samplers"], sweep["sweep_chains"], sweep["etas"], sweep["seed"],
                  seconds=sweep["seconds"], skip=sweep["skip"], measure_share=MEASURE_SHARE)
     st.session_state.race_playing = False  # the sweep measures engine time: leave it the cores
-    st.session_state.race_sweep_job = (sweep_digest(model, sweep), sweep,
-                                       start_grid(BuiltModel(model), grid))
-
-
-def cancel_sweep():
-    held = st.session_state.get("race_sweep_job")
-    if held is not None:
-        held[2].cancel()
-        st.session_state.race_sweep_job = None
+    words = (f"{', '.join(map(label, sweep['samplers']))} from {len(sweep['etas'])} values of "
+             f"η, {sweep['sweep_chains']} chains × {sweep['seconds']:g} s each; "
+             f"{MODELS[sweep['model']].label}, seed {sweep['seed']}")
+    SWEEPS.add(sweep_digest(model, sweep), words, start_grid(BuiltModel(model), grid),
+               context=sweep)
 
 
 def sweep_section(model, config):
@@ -470,39 +546,35 @@ def sweep_section(model, config):
     digest = sweep_digest(model, sweep)
     total = len(sweep["etas"]) * len(sweep["samplers"]) * sweep["sweep_chains"]
     show_where_grids_run()
-    held = st.session_state.get("race_sweep_job")
-    if held is None:
-        if digest not in finished_sweeps():
-            minutes = total * sweep["seconds"] / chain_pool().size / 60
-            st.button(f"Run the sweep: {total} chains, about {minutes:,.1f} min",
-                      icon=":material/play_arrow:", key="race_sweep_run",
-                      on_click=start_sweep, args=(model, sweep))
-    else:
-        sweep_progress()
-    if digest in finished_sweeps():
-        draw_sweep(*finished_sweeps()[digest], sweep)
+    finished = finished_sweeps().get(digest)  # by this session or another
+    row = st.container(horizontal=True)
+    if finished is None:
+        minutes = total * sweep["seconds"] / chain_pool().size / 60
+        if SWEEPS.run_button(row, f"Run the sweep: {total} chains, about {minutes:,.1f} min",
+                             digest, icon=":material/play_arrow:"):
+            start_sweep(model, sweep)
+            st.rerun()
+    SWEEPS.cancel_button(row, "Cancel the sweep")
+    held = SWEEPS.for_settings(digest)
+    if finished is not None and (held is None or held.job.state != "finished"):
+        draw_sweep(*finished, sweep, "shared")
+    SWEEPS.show(digest, draw_held_sweep)
 
 
-@st.fragment(run_every=1.0)
-def sweep_progress():
-    held = st.session_state.get("race_sweep_job")
-    if held is None:  # cancelled from this fragment: the whole page shows the Run button again
-        st.rerun()
-    digest, sweep, job = held
-    if job.running:
-        st.progress(job.done / job.total, text=f"{job.done} of {job.total} chains done")
-        st.button("Cancel the sweep", icon=":material/stop:", key="race_sweep_cancel",
-                  on_click=cancel_sweep)
+def draw_held_sweep(grid, slot):
+    """What a sweep of this session has finished (all of it, or the chains done before a
+    cancel); a whole sweep is kept for every session with its settings."""
+    result = grid.job.result()
+    if result is None:
         return
-    st.session_state.race_sweep_job = None
-    if job.error:
-        st.error(f"The sweep failed: {job.error}")
-        return
-    finished_sweeps()[digest] = job.result()
-    st.rerun()
+    if grid.job.state == "finished":
+        finished_sweeps()[grid.settings] = result
+    draw_sweep(*result, grid.context, slot)
 
 
-def draw_sweep(traces, table, sweep):
+def draw_sweep(traces, table, sweep, slot="current"):
+    """The sweep's bands and table; ``slot`` keeps the charts' keys apart when two sweeps are
+    shown (the current one's keys are race_sweep_<column>)."""
     model_class = MODELS[sweep["model"]]
     names = list(dict.fromkeys(traces["sampler"]))
     measure = st.session_state.race_measure
@@ -512,10 +584,11 @@ def draw_sweep(traces, table, sweep):
     for col, (column, title) in zip(st.columns(len(panels)), panels):
         charts.show(col, charts.bands(final_bands(traces, column), names, title,
                                       f"{first_up(title)} after {sweep['seconds']:g} s, "
-                                      "against η"), f"race_sweep_{column}")
+                                      "against η"),
+                    f"race_sweep_{column}" + ("" if slot == "current" else f"_{slot}"))
     st.caption("Lines: the median over the chains; bands: from the lowest to the highest chain.")
-    shown = table[["sampler", "eta", "chains", "rhat", "ess_bulk", "final_loglik", "verdict"]]
-    st.dataframe(shown.assign(sampler=shown["sampler"].map(label)), hide_index=True)
+    st.dataframe(sweep_table(table), hide_index=True)
+    st.caption(sweep_notes(table))
 
 
 # --- the page ---------------------------------------------------------------------------------
@@ -554,3 +627,4 @@ if "race_race" in st.session_state:
     scalar_controls(shown_class)
     playback.live(KEY, draw_scalar, advances=False)
     sweep_section(built, st.session_state.race_config)
+exercises.show(SETTINGS)  # predict, then run: ui/lesson_exercises.py

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from ui.export import traces_button
 from ui.settings import Setting
 
 SPEEDS = (1, 2, 5, 10, 20, 50)  # passes per second, each sampler (equal passes)
@@ -19,9 +20,11 @@ INTERVAL = 0.5                  # seconds between ticks while playing
 TICK_SECONDS = 0.2              # wall time one tick's sweeps may take, all chains together
 CLOCKS = {"passes": "Equal passes", "time": "Equal engine time"}
 CLOCK_HELP = ("**Equal passes**: every sampler advances the same number of passes per tick "
-              "(a slow sampler holds the others back). **Equal engine time**: every sampler "
-              "gets the same milliseconds of engine time per tick, so a fast sampler does more "
-              "passes (Liang et al.'s Fig. 5 compares samplers so).")
+              "(a slow sampler holds the others back), and the run lasts the passes set in the "
+              "sidebar. **Equal engine time**: every sampler gets the same milliseconds of "
+              "engine time per tick, so a fast sampler does more passes (Liang et al.'s Fig. 5 "
+              "compares samplers so), and the run lasts the engine seconds set in the sidebar: "
+              "every line ends at the same engine time. A new clock starts the chains again.")
 KEYS_HINT = "Keys: **Space** play / pause · **→** one {step} · **0** reset"
 
 # the engine time every playing session together may use, as a share of the machine's wall
@@ -61,11 +64,13 @@ SETTINGS = (
 )
 
 
-def _set_playing(playing_key, playing):
+def _set_playing(playing_key, playing, race=None):
     # A callback, not a rerun after the click: Pause then costs one run of the page, not two.
     # It sets, never toggles: Streamlit may run a click's callback in a tick's run and again
     # in a later run of the page (seen with 1.67), and a toggle then undid the Pause.
     st.session_state[playing_key] = playing
+    if not playing and hasattr(race, "pause"):
+        race.pause()  # chains in worker processes: stop them level before the page draws them
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,9 @@ class Wording:
     speed: str = "Speed: passes per second, each sampler"
     finished: str = ("The run has reached its {total:,} passes: raise **Passes per run** to go "
                      "on, or **Reset** to watch it again.")
+    finished_time: str = ("Every chain has had its {seconds:g} s of engine time: raise the "
+                          "**engine seconds** in the sidebar to go on, or **Reset** to watch "
+                          "it again.")
     clock: bool = True
 
 
@@ -88,7 +96,8 @@ def controls(key, on_reset, wording=RACE):
     """The buttons, the clock and the speed (keys ``{key}_speed``, ``{key}_clock``, restored
     with the page's settings); ``on_reset`` rebuilds the race (or whatever the page plays:
     an object with ``sweep(steps)``, ``tick(clock, steps, budget)``, ``finished`` and
-    ``total_sweeps``)."""
+    ``total_sweeps``; ``total_seconds``, a length in engine seconds, and ``pause()``, called
+    on Pause, where it has them)."""
     playing_key = f"{key}_playing"
     race = st.session_state.get(f"{key}_race")
     playing = st.session_state.get(playing_key, False)
@@ -102,7 +111,7 @@ def controls(key, on_reset, wording=RACE):
     label, icon = ("Pause", ":material/pause:") if playing else ("Play", ":material/play_arrow:")
     row.button(label, key=f"{key}_{label.lower()}", shortcut="Space", icon=icon,
                disabled=done and not playing, type="primary",
-               on_click=_set_playing, args=(playing_key, not playing))
+               on_click=_set_playing, args=(playing_key, not playing, race))
     if row.button("Step", key=f"{key}_step", icon=":material/skip_next:", shortcut="Right",
                   disabled=done or playing, help=wording.step_help):
         race.sweep(1)
@@ -110,6 +119,9 @@ def controls(key, on_reset, wording=RACE):
                   help="the same settings and seed, from pass 0"):
         st.session_state[playing_key] = False
         on_reset()
+    race = st.session_state.get(f"{key}_race")
+    if hasattr(race, "trace_frame"):  # a race of samplers (a restaurant has no traces)
+        traces_button(row, race, key)
     clock = None
     if wording.clock:
         clock = row.segmented_control("Clock", list(CLOCKS), format_func=CLOCKS.get,
@@ -121,7 +133,9 @@ def controls(key, on_reset, wording=RACE):
                            "with equal engine time every tick uses all of it")
     race = st.session_state.get(f"{key}_race")
     if race is not None and race.finished:
-        st.caption(wording.finished.format(total=race.total_sweeps))
+        seconds = getattr(race, "total_seconds", None)
+        st.caption(wording.finished.format(total=race.total_sweeps) if seconds is None
+                   else wording.finished_time.format(seconds=seconds))
     # the key: phones hide it
     st.container(key=f"{key}_keys_hint").caption(KEYS_HINT.format(step=wording.step))
 

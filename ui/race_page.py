@@ -4,41 +4,79 @@ import streamlit as st
 
 from engine.run import Race
 from engine.samplers import offered
-from ui.charts import show, traces
+from ui.charts import show_traces
 from ui.settings import Setting
 
 MAX_SEED = 2**32 - 1
+MIN_SECONDS, MAX_SECONDS = 0.1, 600.0  # a run's length in engine seconds (equal engine time)
+SECONDS_HELP = ("the clock beside Play is **Equal engine time**: every sampler runs until it "
+                "has had this much engine time (time inside the sampler, never drawing), so "
+                "every line ends at the same engine time. Under **Equal passes** the run's "
+                "length is given in passes instead.")
+
+
+def seconds_setting(default=2.0):
+    """The run's length under equal engine time (``{key}_seconds``)."""
+    return Setting("seconds", default, float, "the engine seconds per run", MIN_SECONDS,
+                   MAX_SECONDS)
 
 
 def race_settings(model_classes, max_passes, samplers=None):
     """The settings every race lesson has: the samplers (any the models offer, their mixtures
-    too; by default ``samplers``, else every sampler of the first model), η, the passes per run
-    and the seed."""
+    too; by default ``samplers``, else every sampler of the first model), η, the run's length
+    (passes, or engine seconds under equal engine time) and the seed."""
     choices = tuple(dict.fromkeys(name for cls in model_classes
                                   for name in offered(cls.samplers)))
     return (Setting("samplers", samplers or model_classes[0].samplers, tuple, "the samplers",
                     choices=choices),
             Setting("eta", 1.0, float, "η", 0.0, 1.0),
             Setting("passes", 200, int, "the number of passes", 1, max_passes),
+            seconds_setting(),
             Setting("seed", 0, int, "the seed", 0, MAX_SEED))
 
 
+def timed(key):
+    """Whether the race's clock is equal engine time (its length then in engine seconds)."""
+    return st.session_state.get(f"{key}_clock") == "time"
+
+
+def length_input(key, label, low=None, high=None, step=50, help=None,
+                 seconds_label="Engine seconds per run"):
+    """The run's length in the sidebar: ``label`` (the page's passes, ``{key}_passes``, from
+    ``low`` to ``high``) under equal passes, ``seconds_label`` (``{key}_seconds``) under equal
+    engine time. Changing either, or the clock, starts the chains again."""
+    if timed(key):
+        st.number_input(seconds_label, MIN_SECONDS, MAX_SECONDS, step=0.5,
+                        format="%g", key=f"{key}_seconds", help=SECONDS_HELP)
+    else:
+        st.number_input(label, low, high, step=step, key=f"{key}_passes", help=help)
+
+
+def length(key):
+    """The race's length as Race takes it: {"total_seconds": …} under equal engine time, else
+    {"total_sweeps": …} (a page's config holds it, so a new clock or length starts new
+    chains)."""
+    s = st.session_state
+    if timed(key):
+        return {"total_seconds": float(s[f"{key}_seconds"])}
+    return {"total_sweeps": int(s[f"{key}_passes"])}
+
+
 def race_config(key, corpus, **more):
-    """The settings a race lesson reads back from its widgets — its samplers, η, passes and
+    """The settings a race lesson reads back from its widgets — its samplers, η, length and
     seed (``{key}_samplers`` …) — with the page's own ``more``: what ``start`` takes."""
     s = st.session_state
     return dict(corpus=corpus, samplers=tuple(s[f"{key}_samplers"]), eta=float(s[f"{key}_eta"]),
-                passes=int(s[f"{key}_passes"]), seed=int(s[f"{key}_seed"]), **more)
+                length=length(key), seed=int(s[f"{key}_seed"]), **more)
 
 
 def start(key, corpus, config, make_model, record_values=False):
-    """Fresh chains for ``config`` (samplers, seed, eta, passes, skip); on a refused setting,
+    """Fresh chains for ``config`` (samplers, seed, eta, length, skip); on a refused setting,
     say why and keep the old race."""
     try:
         model = make_model(corpus, config)
         race = Race(model, config["samplers"], config["seed"], init={"eta": config["eta"]},
-                    total_sweeps=config["passes"], skip=config["skip"],
-                    record_values=record_values)
+                    skip=config["skip"], record_values=record_values, **config["length"])
     except ValueError as err:
         st.error(f"Cannot start these chains: {err}")
         return
@@ -64,15 +102,18 @@ def restart(key, make_model, record_values=False):
           record_values)
 
 
-def metric_row(items):
-    """One metric per chain, (label, value, help) each, in a row that wraps: on a phone
-    they stay a compact block above the charts instead of a column of five."""
-    with st.container(horizontal=True, gap="small"):
-        for text, value, help_text in items:
-            st.metric(text, value, help=help_text, width="content")
+def metric_row(items, key="race_metrics"):
+    """One metric per chain, (label, value, help) or (label, value, help, what) each, ``what``
+    saying under the value what it measures. The row's tiles have one fixed width (its
+    container is keyed ``key``; ui.theme's CSS sizes them), so a tick's longer numbers never
+    rewrap the row and move the charts below; on a phone they wrap into a compact block."""
+    with st.container(horizontal=True, gap="small", key=key):
+        for text, value, help_text, *what in items:
+            st.metric(text, value, delta=what[0] if what else None, delta_color="off",
+                      delta_arrow="off", help=help_text, width="content")
 
 
 def over_time(col, race, column, y_title, title, chart_key, fraction=False):
     """One measure of every chain against engine time (Liang et al. Fig. 5), in ``col``."""
-    show(col, traces(race, column, y_title, title, x="seconds", x_title="engine time (s)",
-                     x_reach=0.01, y_domain=[0, 1] if fraction else None), chart_key)
+    show_traces(col, race, column, y_title, title, chart_key, x="seconds",
+                x_title="engine time (s)", x_reach=0.01, y_domain=[0, 1] if fraction else None)

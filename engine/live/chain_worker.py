@@ -10,9 +10,12 @@ Messages in
     ("add", race, model, tasks)  start one chain per grid.ChainTask (task.sweeps: its length)
     ("target", race, clock, value)  a chain may sweep while its sweeps (clock "passes") or its
                                     engine seconds (clock "time") are below value
+    ("hold", race)               stop sweeping the race's chains (until the next target), send
+                                 their new rows, then ("held", race)
     ("drop", race)               forget the race's chains
 Messages out
     ("rows", race, index, rows)  new trace rows of the race's chain ``index`` (its task's place)
+    ("held", race)               the race's chains stand still and the server has all their rows
     ("error", race, text)        the race's chains could not start or a sweep failed
 """
 import os
@@ -53,7 +56,7 @@ class RaceChains:
         best, best_progress = None, None
         for chain in self.chains.values():
             run = chain.run
-            if run.sweeps_done >= run.total_sweeps:
+            if run.finished:
                 continue
             progress = run.sweeps_done if self.clock == "passes" else run.seconds
             if progress < self.target and (best is None or progress < best_progress):
@@ -82,6 +85,11 @@ class Worker:
             self.flush()  # row 0 of every chain: the page can draw the start at once
         elif kind == "target" and race in self.races:
             self.races[race].clock, self.races[race].target = message[2], message[3]
+        elif kind == "hold":  # answered even for a race it does not hold (failed to start)
+            if race in self.races:
+                self.races[race].clock, self.races[race].target = "passes", -1
+            self.flush()
+            self.connection.send(("held", race))
         elif kind == "drop" and race in self.races:
             del self.races[race]
             self.turn.remove(race)
@@ -106,13 +114,15 @@ class Worker:
 
     def serve(self):
         while True:
+            # the messages first, then the chain: a chain chosen before a hold or a lower
+            # target would sweep once past it
+            while self.connection.poll():
+                self.handle(self.connection.recv())
             race, chain = self.next_chain()
             if chain is None:
                 self.flush()
                 self.handle(self.connection.recv())  # idle until told something
-            while self.connection.poll():
-                self.handle(self.connection.recv())
-            if chain is not None and race in self.races:
+            else:
                 try:
                     chain.run.sweep()
                 except Exception as err:  # a kernel failure: report it, keep serving others

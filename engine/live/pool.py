@@ -7,7 +7,9 @@ i mod W, so every worker gets the same mix of samplers — and moves their *targ
 (equal passes) or the engine seconds (equal engine time) a chain may reach. Workers sweep
 towards it and send the new trace rows back; a thread per worker files them under their race.
 A play tick therefore only raises a number and reads rows: its cost does not depend on the
-corpus or on how many chains run, and while paused the workers sit idle.
+corpus or on how many chains run, and while paused the workers sit idle. Pause holds every
+worker, then brings every chain to the furthest one: chains stand at equal passes (or equal
+engine time) when a page draws them paused, although each worker's chains ran at its own pace.
 """
 import contextlib
 import math
@@ -110,9 +112,10 @@ class ChainPool:
 class LiveRace:
     """C chains of each of several samplers on one model, advancing in a ChainPool.
 
-    tasks : grid.ChainTask per chain (its sampler, chain number, seed, η, init; ``sweeps`` is
-        the run's length). The traces arrive in ``rows`` (a list of trace-row dicts per chain,
-        in the tasks' order) as the workers produce them.
+    tasks : grid.ChainTask per chain (its sampler, chain number, seed, η, init; ``sweeps`` or
+        ``seconds`` is the run's length, the same for every chain). The traces arrive in
+        ``rows`` (a list of trace-row dicts per chain, in the tasks' order) as the workers
+        produce them.
     """
 
     def __init__(self, pool, model, tasks):
@@ -120,8 +123,11 @@ class LiveRace:
             raise ValueError("choose at least one sampler")
         self.id = uuid.uuid4().hex
         self.tasks = list(tasks)
-        self.total_sweeps = self.tasks[0].sweeps
+        self.total_sweeps, self.total_seconds = self.tasks[0].sweeps, self.tasks[0].seconds
+        self._ends = (math.inf if self.total_sweeps is None else self.total_sweeps,
+                      math.inf if self.total_seconds is None else self.total_seconds)
         self.rows = [[] for _ in self.tasks]
+        self._held = []  # a "held" per worker that answered the last hold
         self._frames = [(None, 0)] * len(self.tasks)  # each chain's rows as a frame, and how many
         self._thinned = (None, None)  # the last trace_frame(limit), and what it was made of
         self.error = None
@@ -142,6 +148,8 @@ class LiveRace:
             self.rows[message[2]].extend(message[3])
         elif message[0] == "error":
             self.failed(message[2])
+        elif message[0] == "held":
+            self._held.append(message[1])
 
     def failed(self, text):
         self.error = text
@@ -159,9 +167,27 @@ class LiveRace:
     def seconds(self):
         return [rows[-1]["seconds"] if rows else 0.0 for rows in self.rows]
 
+    def _chains_finished(self):
+        """Whether each chain has reached the race's length."""
+        sweeps, seconds = self._ends
+        return [bool(rows) and (rows[-1]["sweep"] >= sweeps or rows[-1]["seconds"] >= seconds)
+                for rows in self.rows]
+
     @property
     def finished(self):
-        return self.ready and min(self.sweeps()) >= self.total_sweeps
+        return self.ready and all(self._chains_finished())
+
+    def _reached(self, clock, goal):
+        """Whether every chain has reached ``goal`` passes (clock "passes") or engine seconds
+        (clock "time"), or its length."""
+        where = self.sweeps() if clock == "passes" else self.seconds()
+        return all(at >= goal or done for at, done in zip(where, self._chains_finished()))
+
+    def _wait(self, condition, seconds=STEP_WAIT):
+        deadline = time.monotonic() + seconds
+        while not condition() and self.error is None and time.monotonic() < deadline:
+            time.sleep(POLL)
+        return condition()
 
     # --- moving the target ----------------------------------------------------------------
     def _aim(self, clock, target):
@@ -184,22 +210,45 @@ class LiveRace:
             reached = min(self.sweeps()) + passes
             if self._clock == "passes":
                 reached = max(reached, self._target)
-            self._aim("passes", min(self.total_sweeps, reached))
+            self._aim("passes", min(self._ends[0], reached))
 
     def sweep(self, sweeps=1):
-        """Step: every chain to ``sweeps`` passes past the slowest one, waiting for them."""
-        goal = min(self.total_sweeps, min(self.sweeps()) + sweeps)
+        """Step: every chain to ``sweeps`` passes past the slowest one (never past its length),
+        waiting for them."""
+        goal = min(self._ends[0], min(self.sweeps()) + sweeps)
         self._aim("passes", goal)
-        deadline = time.monotonic() + STEP_WAIT
-        while min(self.sweeps()) < goal and self.error is None and time.monotonic() < deadline:
-            time.sleep(POLL)
+        self._wait(lambda: self._reached("passes", goal))
+
+    def pause(self):
+        """Stop the chains where they stand, at equal passes (or equal engine time) when the
+        page draws them: hold every worker (each then has sent all its rows), aim at the
+        furthest chain, and wait for the others to reach it (or their length)."""
+        if not self.ready or self.error is not None:
+            return
+        workers = self._pool.workers_of(len(self.tasks))
+        self._held.clear()
+        for w in workers:
+            self._pool.send(w, ("hold", self.id))
+        if not self._wait(lambda: len(self._held) == len(workers)):
+            return  # a worker that does not answer has died: its reader reports it
+        clock = self._clock
+        goal = max(self.sweeps() if clock == "passes" else self.seconds())
+        self._aim(clock, goal)
+        self._wait(lambda: self._reached(clock, goal))
+
+    def finish(self, seconds=None):
+        """Run every chain to the race's length, waiting for them (``seconds``: at most so
+        long; STEP_WAIT per chain by default); whether they got there."""
+        clock, goal = ("passes", self._ends[0]) if self.total_seconds is None else (
+            "time", self._ends[1])
+        if math.isinf(goal):
+            raise ValueError("this race has no length to finish")
+        self._aim(clock, goal)
+        return self._wait(lambda: self.finished, seconds or STEP_WAIT * len(self.tasks))
 
     def wait_ready(self, seconds=STEP_WAIT):
         """Wait until every chain has reported its initial state (or an error came)."""
-        deadline = time.monotonic() + seconds
-        while not self.ready and self.error is None and time.monotonic() < deadline:
-            time.sleep(POLL)
-        return self.ready
+        return self._wait(lambda: self.ready, seconds)
 
     # --- reading the traces ---------------------------------------------------------------
     def chain_frames(self):
@@ -250,9 +299,11 @@ def _on_grid(n, length, limit):
     return rows if rows[-1] == n - 1 else np.append(rows, n - 1)
 
 
-def plan(samplers, chains, seed, total_sweeps, skip=True, eta=None, spread=False, init=()):
+def plan(samplers, chains, seed, total_sweeps=None, skip=True, eta=None, spread=False, init=(),
+         total_seconds=None):
     """The ChainTasks of a live race: ``chains`` chains of every sampler, chain c from seed
-    ``seed + c`` (so chain c of every sampler starts from the same state).
+    ``seed + c`` (so chain c of every sampler starts from the same state), each
+    ``total_sweeps`` passes or ``total_seconds`` engine seconds long.
 
     eta : one η for every chain, or {sampler: η}; spread : chain c starts at η = c / (C − 1)
         instead (overdispersed starts from all-0 to all-1, as R̂ assumes)."""
@@ -263,6 +314,6 @@ def plan(samplers, chains, seed, total_sweeps, skip=True, eta=None, spread=False
                 start = c / (chains - 1) if chains > 1 else 0.5
             else:
                 start = eta.get(sampler) if isinstance(eta, dict) else eta
-            tasks.append(ChainTask(sampler, c, seed + c, start, total_sweeps, None, skip,
-                                   tuple(init)))
+            tasks.append(ChainTask(sampler, c, seed + c, start, total_sweeps, total_seconds,
+                                   skip, tuple(init)))
     return tasks

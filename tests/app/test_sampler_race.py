@@ -30,11 +30,12 @@ def test_the_verdicts_and_the_table_appear_once_the_chains_are_long_enough(open_
     at.run()
     lines = " ".join(md.value for md in at.markdown)
     assert "**TOKEN** — not mixed: R̂ = " in lines or "**TOKEN** — mixed: R̂ = " in lines
+    assert len(at.table) == 2  # one table of log p, one of token F
     table = at.table[0].value
     assert list(table.index) == ["TOKEN", "TYPE"]
-    assert {"R̂ (log p)", "bulk ESS (log p)", "tail ESS (log p)", "ESS/s (log p)",
-            "R̂ (token F)"} <= set(table.columns)
+    assert list(table.columns) == ["chains × draws", "R̂", "bulk ESS", "tail ESS", "ESS/s"]
     assert table.loc["TOKEN", "chains × draws"] == "4 × 16"
+    assert "R̂ and ESS of **token F**" in [md.value for md in at.markdown]
 
 
 def test_switching_model_keeps_only_samplers_it_offers(open_page):

@@ -124,3 +124,33 @@ def test_a_worker_that_dies_is_reported_and_replaced(pool):
     assert again.wait_ready(WAIT)
     again.sweep(10)
     assert again.finished
+
+
+def test_pause_leaves_every_chain_at_the_same_pass(pool):
+    """Each worker runs its chains at its own pace and sends rows every 0.2 s, so chains read
+    mid-play stand at different passes; Pause holds the workers and levels the chains."""
+    race = LiveRace(pool, UsmModel.build(None), plan(["token", "type"], 3, seed=0,
+                                                     total_sweeps=10**6, eta=1.0))
+    assert race.wait_ready(WAIT)
+    for _ in range(4):
+        race.tick("passes", 100)
+        time.sleep(0.1)
+    race.pause()
+    sweeps = race.sweeps()
+    assert min(sweeps) > 0 and len(set(sweeps)) == 1, sweeps
+    time.sleep(0.3)
+    assert race.sweeps() == sweeps  # and they stay there
+    race.close()
+
+
+def test_a_race_of_engine_seconds_ends_every_chain_at_that_time(pool):
+    limit = 0.1
+    race = LiveRace(pool, ToyModel(2000), plan(["token", "type"], 2, seed=0,
+                                               total_seconds=limit, eta=1.0))
+    assert race.wait_ready(WAIT) and race.total_sweeps is None
+    assert race.finish()
+    for rows in race.rows:
+        assert rows[-1]["seconds"] >= limit > rows[-2]["seconds"]
+    race.sweep(1)  # Step on a finished race returns at once and moves nothing
+    assert all(rows[-1]["seconds"] >= limit > rows[-2]["seconds"] for rows in race.rows)
+    race.close()

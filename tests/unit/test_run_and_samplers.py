@@ -197,3 +197,47 @@ def test_a_measure_share_scores_only_what_it_pays_for_and_always_the_last_row():
     assert run.trace[-1]["token_f"] == every.trace[-1]["token_f"]  # the same chain, scored
     assert all("token_f" in row for row in every.trace)
     assert [row["loglik"] for row in run.trace] == [row["loglik"] for row in every.trace]
+
+
+def test_a_race_of_engine_seconds_ends_every_run_at_that_engine_time():
+    """Equal engine time: each run stops with the first pass that reaches the race's seconds,
+    so every line ends there (within one pass), however many passes each needed."""
+    limit = 0.05
+    race = Race(ToyModel(3000), ("token", "type"), seed=1, init={"m": 3000},
+                total_seconds=limit)
+    while not race.finished:
+        race.tick("time", 1, budget=0.01)
+    for run in race.runs.values():
+        passes = np.diff([row["seconds"] for row in run.trace])
+        assert limit <= run.seconds < limit + passes[-1] + 1e-9  # stopped at the limit
+        assert run.trace[-2]["seconds"] < limit                  # and not before it
+    race.tick("time", 1, budget=0.01)
+    race.sweep(3)
+    assert [run.seconds >= limit for run in race.runs.values()] == [True, True]
+    assert len({len(run.trace) for run in race.runs.values()}) == 2  # unequal passes
+    with pytest.raises(ValueError, match="not both"):
+        Run(ToyModel(20), "token", seed=0, total_sweeps=5, total_seconds=1.0)
+
+
+def test_finish_runs_every_run_to_its_length():
+    race = Race(ToyModel(500), ("token", "type"), seed=2, init={"m": 500}, total_seconds=0.02)
+    race.finish()
+    assert race.finished and all(run.seconds >= 0.02 for run in race.runs.values())
+    with pytest.raises(ValueError, match="no length"):
+        Race(ToyModel(50), ("token",), seed=0).finish()
+
+
+def test_anneal_over_engine_time_cools_over_the_first_half_of_the_seconds():
+    temp = schedule.anneal(lambda sweep: share[0])
+    share = [0.0]
+    for done, expected in ((0.0, 10.0), (0.25, 5.5), (0.5, 1.0), (0.9, 1.0)):
+        share[0] = done
+        assert temp(7) == pytest.approx(expected)  # the sweep number plays no part
+    run = Run(ToyModel(2000), "anneal", seed=4, init={"m": 2000}, total_seconds=0.05)
+    while not run.finished:
+        run.sweep()
+    rows = run.trace_frame()
+    # each row's temperature is that of the sweep that made it, set by the time before it
+    shares = rows.seconds.shift().iloc[1:] / 0.05
+    assert rows.temperature.iloc[1:].to_numpy() == pytest.approx(
+        np.where(shares >= 0.5, 1.0, 10 - 9 * shares / 0.5))
