@@ -19,6 +19,23 @@ TAIL_PROB = (0.05, 0.95)  # tail ESS: of the 5% and 95% quantiles
 MIN_DRAWS = 4           # per chain, after the warm-up is dropped (split-R̂ halves each chain)
 
 
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def rhat_text(rhat):
+    """R̂ as a reader sees it: "—" when there is none (every draw the same), "∞" for chains
+    that each keep one value, else 3 decimals near 1, 2 beyond, and from 1,000 on (chains
+    that barely move, each in its own place) as a power of ten: 1.1×10¹⁶, not 17 digits."""
+    if np.isnan(rhat):
+        return "—"
+    if np.isinf(rhat):
+        return "∞"
+    if rhat >= 1000:
+        mantissa, exponent = f"{rhat:.1e}".split("e")
+        return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}"
+    return f"{rhat:.3f}" if rhat < 1.1 else f"{rhat:,.2f}"
+
+
 @dataclass(frozen=True)
 class Diagnosis:
     """What several chains of one sampler say about one scalar (e.g. the log-likelihood)."""
@@ -42,9 +59,9 @@ class Diagnosis:
         if np.isinf(self.rhat):
             return "not mixed: R̂ = ∞ (each chain stays at its own value)"
         if self.mixed:
-            return (f"mixed: R̂ = {self.rhat:.3f} < {RHAT_LIMIT} "
+            return (f"mixed: R̂ = {rhat_text(self.rhat)} < {RHAT_LIMIT} "
                     f"(bulk ESS {self.ess_bulk:,.0f} from {self.chains} × {self.draws} draws)")
-        return f"not mixed: R̂ = {self.rhat:.2f} ≥ {RHAT_LIMIT}"
+        return f"not mixed: R̂ = {rhat_text(self.rhat)} ≥ {RHAT_LIMIT}"
 
 
 def after_warmup(traces, warmup=0.5):

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.diagnostics import RHAT_LIMIT, autocorrelation, diagnose_chains
+from engine.diagnostics import RHAT_LIMIT, autocorrelation, diagnose_chains, rhat_text
 from engine.grid import BuiltModel, tasks
 from engine.live.pool import ChainPool, LiveRace, plan
 from engine.cli.race_plots import final_bands, first_up
@@ -39,7 +39,6 @@ STARTS = {"shared": "the same η for every chain",
           "spread": "spread: chain c at η = c / (C − 1), from 0 to 1",
           "per_sampler": "one η per sampler"}
 SWEEP_STEPS = (0.1, 0.25, 0.5)
-SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 DIAGNOSTICS_COLUMNS = ("chains × draws", "R̂", "bulk ESS", "tail ESS", "ESS/s")
 SWEEPS = GridShelf("race_sweep", noun="chains")  # this session's η sweeps
 # the sweep reports where each chain ends: its measures are scored on the last row and on as
@@ -83,7 +82,7 @@ SETTINGS = PageSettings(KEY, (
     *(Setting(f"eta_{name}", 1.0, float, f"η of {label(name)}", 0.0, 1.0)
       for name in ALL_SAMPLERS),
     Setting("passes", 500, int, "the number of passes", 10, MAX_PASSES),
-    race_page.seconds_setting(10.0),
+    race_page.seconds_setting(10.0, "the engine seconds per chain"),
     Setting("seed", 0, int, "the seed", 0, race_page.MAX_SEED),
     Setting("skip", True, bool, "the skip approximation"),
     Setting("measure", "token_f", str, "the measure charted"),
@@ -291,20 +290,6 @@ def verdict_line(race, name, chains):
     return line
 
 
-def shown_rhat(rhat):
-    """R̂ as the tables show it: "—" when there is none (every draw the same), "∞" for chains
-    that each keep one value, else 3 decimals near 1, 2 beyond, and from 1,000 on (chains
-    that barely move, each in its own place) as a power of ten, so it fits a phone's table."""
-    if np.isnan(rhat):
-        return "—"
-    if np.isinf(rhat):
-        return "∞"
-    if rhat >= 1000:
-        mantissa, exponent = f"{rhat:.1e}".split("e")
-        return f"{mantissa}×10{str(int(exponent)).translate(SUPERSCRIPTS)}"
-    return f"{rhat:.3f}" if rhat < 1.1 else f"{rhat:,.2f}"
-
-
 def shown_ess(rhat, ess, decimals=0):
     """An ESS (or ESS/s) as the tables show it: "—" unless R̂ says the chains have mixed.
     Chains that have not mixed are not draws of one distribution, so their ESS counts
@@ -348,7 +333,7 @@ def diagnostics_tables(race, chains_of, columns):
             else:
                 rhats.append(found.rhat)
                 row.update(zip(DIAGNOSTICS_COLUMNS, (
-                    f"{found.chains} × {found.draws:,}", shown_rhat(found.rhat),
+                    f"{found.chains} × {found.draws:,}", rhat_text(found.rhat),
                     shown_ess(found.rhat, found.ess_bulk), shown_ess(found.rhat, found.ess_tail),
                     shown_ess(found.rhat, found.ess_per_second, 1))))
             rows.append(row)
@@ -370,7 +355,7 @@ def sweep_table(table):
         "sampler": table["sampler"].map(label),
         "η": table["eta"].map("{:g}".format),
         "chains": table["chains"],
-        "R̂ (log p)": table["rhat"].map(shown_rhat),
+        "R̂ (log p)": table["rhat"].map(rhat_text),
         "bulk ESS (log p)": [shown_ess(r, e) for r, e in zip(table["rhat"], table["ess_bulk"])],
         "final log p (median)": table["final_loglik"].map("{:,.1f}".format),
         "verdict": table["verdict"]})
@@ -511,7 +496,7 @@ def sweep_settings(config):
     cols = st.columns(3)
     cols[0].select_slider("η spacing", SWEEP_STEPS, key="race_sweep_step",
                           help="η from 0 to 1 in steps of this size: 0.1 gives 11 values")
-    cols[1].number_input("Engine seconds per chain", 0.5, 600.0, step=1.0, format="%g",
+    cols[1].number_input("Engine seconds per chain and η", 0.5, 600.0, step=1.0, format="%g",
                          key="race_sweep_seconds")
     cols[2].slider("Chains per sampler and η", 2, MAX_CHAINS, key="race_sweep_chains")
     etas = tuple(float(round(e, 10)) for e in np.arange(0, 1 + 1e-9, s.race_sweep_step))

@@ -15,10 +15,10 @@ SECONDS_HELP = ("the clock beside Play is **Equal engine time**: every sampler r
                 "length is given in passes instead.")
 
 
-def seconds_setting(default=2.0):
-    """The run's length under equal engine time (``{key}_seconds``)."""
-    return Setting("seconds", default, float, "the engine seconds per run", MIN_SECONDS,
-                   MAX_SECONDS)
+def seconds_setting(default=2.0, what="the engine seconds per run"):
+    """The run's length under equal engine time (``{key}_seconds``); ``what`` names it in
+    messages (as the page's box does)."""
+    return Setting("seconds", default, float, what, MIN_SECONDS, MAX_SECONDS)
 
 
 def race_settings(model_classes, max_passes, samplers=None):

@@ -29,7 +29,8 @@ def style(chart, title, height, legend="bottom"):
                              autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
             .configure_axis(labelFontSize=FONT - 1, titleFontSize=FONT)
             .configure_legend(labelFontSize=FONT, titleFontSize=FONT, orient=legend,
-                              columns=3 if legend == "bottom" else 1, symbolStrokeWidth=3))
+                              # two columns: a third was cut at a phone's width ("TOKEN-ann…")
+                              columns=2 if legend == "bottom" else 1, symbolStrokeWidth=3))
 
 
 def sampler_scale(names):

@@ -43,7 +43,8 @@ def test_a_bad_seconds_value_in_a_link_gets_a_notice_and_its_default(
         open_page, path, key, passes_label, seconds_label, default, bad):
     at = open_page(path, clock="time", seconds=bad)
     notices = " ".join(w.value for w in at.warning)
-    assert f"`seconds={bad}`" in notices and "engine seconds per run" in notices
+    # the notice names the setting as the page's box does
+    assert f"`seconds={bad}`" in notices and seconds_label.lower() in notices
     assert at.number_input(key=f"{key}_seconds").value == default
     assert at.session_state[f"{key}_race"].total_seconds == default
     assert not at.exception and not at.error

@@ -77,3 +77,13 @@ def test_chains_each_stuck_at_their_own_value_are_not_mixed():
     found = diagnose(draws, seconds=1.0)
     assert np.isinf(found.rhat) and not found.mixed
     assert found.verdict() == "not mixed: R̂ = ∞ (each chain stays at its own value)"
+
+
+def test_a_huge_rhat_reads_as_a_power_of_ten_in_the_verdict():
+    """Chains frozen each in its own place gave R̂ = 11275249811377670.00 in the verdict line."""
+    from engine.diagnostics import Diagnosis, rhat_text
+    assert rhat_text(1.1275e16) == "1.1×10¹⁶"
+    assert rhat_text(1.0042) == "1.004" and rhat_text(4.8) == "4.80"
+    assert rhat_text(float("inf")) == "∞" and rhat_text(float("nan")) == "—"
+    verdict = Diagnosis(1.1275e16, 5.0, 5.0, 1.0, chains=4, draws=100).verdict()
+    assert verdict == "not mixed: R̂ = 1.1×10¹⁶ ≥ 1.01"
