@@ -16,7 +16,8 @@ run: $(VENV)/.runtime
 # The kernels are compiled first, in parallel (engine warm), so no test waits on them. Then:
 # - the browser tests, one at a time against one server and one browser: they time what a
 #   user sees (Pause within a tick), so nothing else of ours competes with them;
-# - every other test, on two pytest-xdist workers;
+# - every other test, on two pytest-xdist workers (among them the browser tests that time
+#   nothing: layout, downloads, uploads, every preset after every other; tests/e2e_untimed);
 # - and beside both, at the lowest priority, on the cycles the browser tests leave idle while
 #   they wait on the page: the conformance suite again with Numba's bounds checking on, so a
 #   kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading

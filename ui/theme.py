@@ -35,8 +35,13 @@ PHONE_CSS = """<style>
    slow run, was cut (specs built once per settings, only data sent); this covers the rest */
 [class*="st-key-live_"] [data-stale="true"] { opacity: 1 !important; transition: none !important; }
 @media (max-width: 640px) {
+  /* three tiles a row: five samplers' tiles in two rows, so the first chart still shows on
+     the first screen */
   .st-key-race_metrics > [data-testid="stElementContainer"] {
-    flex-basis: calc(50% - 0.5rem); width: calc(50% - 0.5rem); }
+    flex-basis: calc((100% - 2.1rem) / 3); width: calc((100% - 2.1rem) / 3); }
+  /* a race's trace is downloaded for slides and analysis, not on a phone: its row would push
+     the first chart off the first screen */
+  [class*="st-key-"][class*="_traces_csv"] { display: none; }
   [data-testid="stMain"] h1 { font-size: 1.7rem !important; padding-top: 0.5rem !important; }
   [data-testid="stMetricValue"] { font-size: 1.2rem; }
   [data-testid="stMetricLabel"] p { font-size: 0.75rem; }

@@ -35,7 +35,8 @@ def test_a_sampler_without_a_registered_colour_cannot_break_a_legend():
 def test_the_course_lists_every_lesson_in_order_with_its_goal_and_what_it_assumes(open_page):
     at = open_page("pages/home.py")
     links = [link.proto.page for link in at.get("page_link")]
-    assert links == [Path(lesson.page).stem for lesson in course.LESSONS]  # their URL paths
+    # the lessons in order (their URL paths), then the tool beside them
+    assert links == [*(Path(lesson.page).stem for lesson in course.LESSONS), "side_by_side"]
     text = " ".join(m.value for m in at.markdown)
     titles = [lesson.title for lesson in course.LESSONS]
     for number, lesson in enumerate(course.LESSONS):

@@ -2,15 +2,15 @@
 passes (or moves), the chains stand in the order the name says. The runs are seeded, so these
 are exact replays of what a class sees, not statistical tests (except the toy's TYPE draws,
 which are independent draws from the exact posterior)."""
-import base64
-import json
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from engine.diagnostics import RHAT_LIMIT, diagnose_chains
 from engine.models.toy.model import ToyModel
+from tests.app.test_lesson_looks import charts
 from ui.settings import slug
 
 
@@ -253,21 +253,13 @@ def test_the_figure_two_preset_shows_antoniak_far_below_the_truth(open_page):
     has exactly one table (the stars say so too), Antoniak's form gives about a third."""
     at = open_page("pages/restaurants.py", preset=slug(FIGURE_TWO))
     assert not at.warning
-    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
-    traces = {t["name"]: t for t in figure["data"]}
-    exact, antoniak, stars = (traces[f"α = 100: {kind}"] for kind in (
-        "exact (digamma)", "Antoniak's approximation", "fixed base"))
-    assert plotted(exact, "x")[0] == 1 and plotted(exact, "y")[0] == pytest.approx(1.0)
-    assert plotted(antoniak, "y")[0] < 0.4
-    assert plotted(stars, "x")[0] == 1 and plotted(stars, "y")[0] == 1.0
-
-
-def plotted(trace, axis):
-    """A trace's coordinates from Plotly's JSON (a list, or a typed array in base 64)."""
-    values = trace[axis]
-    if isinstance(values, dict):
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
-    return np.asarray(values)
+    _, datasets = charts(at)["Tables against frequency (log–log)"]
+    frames = pd.concat(datasets.values(), ignore_index=True)
+    at_100 = frames[(frames.alpha == "100") & (frames.frequency == 1)]
+    curve = at_100.dropna(subset=["formula"]).set_index("formula").tables
+    assert curve["exact (digamma)"] == pytest.approx(1.0) and curve["Antoniak"] < 0.4
+    stars = at_100[at_100.kind == "fixed base"].tables
+    assert len(stars) and (stars == 1.0).all()
 
 
 def test_every_preset_has_its_claim_checked(open_page):
