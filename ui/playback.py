@@ -5,6 +5,7 @@ While playing, a fragment re-runs on a timer; each tick advances the race and re
 live part of the page. A tick's sweeps stop after TICK_SECONDS of wall time whatever the speed,
 so Pause answers within a tick and a class of sessions on one server shares the cores.
 """
+import contextlib
 import threading
 import time
 import uuid
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ui.export import traces_button
+from ui.export import traces_button, while_playing
 from ui.settings import Setting
 
 SPEEDS = (1, 2, 5, 10, 20, 50)  # passes per second, each sampler (equal passes)
@@ -164,7 +165,8 @@ def live(key, draw, advances=True):
             budget = players().tick_budget(session)
             race.tick(st.session_state[f"{key}_clock"] or "passes",
                       max(1, round(st.session_state[f"{key}_speed"] * INTERVAL)), budget)
-        draw(race)
+        with while_playing() if playing else contextlib.nullcontext():
+            draw(race)
         # what the last tick cost the server, its redraw-only parts included (a page may show
         # it): the advancing part starts the count, the others add to it
         cost = time.perf_counter() - started
