@@ -139,6 +139,10 @@ def downloads(spec, datasets, shown, key):
     """A small download icon at the chart's top right opening its three downloads."""
     stem = file_stem(spec, key)
     with st.container(key=f"downloads_{key}"):  # ui.theme.DOWNLOADS_CSS places it
+        if _PLAYING.get():
+            # the container stays, empty: the chart after it keeps its place on the page, and
+            # Streamlit redraws it in place instead of mounting it anew (blank for a moment)
+            return
         with st.popover("", icon=":material/download:", type="tertiary",
                         help="Download this chart: a picture for slides or its data"):
             for label, kind, mime, make in (
@@ -161,8 +165,7 @@ def draw(where, spec, datasets, key, shown=None, width="stretch"):
     if presenter.on():
         spec = presenter.restyle(spec)
     with where.container(key=key):
-        if not _PLAYING.get():
-            downloads(spec, datasets, list(datasets) if shown is None else shown, key)
+        downloads(spec, datasets, list(datasets) if shown is None else shown, key)
         st.vega_lite_chart(spec={**spec, "datasets": datasets}, key=f"{key}_plot", width=width)
 
 
