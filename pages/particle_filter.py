@@ -61,9 +61,11 @@ PRESETS = {
 }
 SETTINGS = PageSettings(KEY, (
     *PICKER.settings,
-    Setting("model", next(iter(MODELS)), str, "the model", choices=tuple(MODELS)),
+    Setting("model", next(iter(MODELS)), str, "the model", choices=tuple(MODELS),
+            words=lambda n: MODELS[n].label),
     Setting("particles", 50, int, "the number of particles", 1, MAX_PARTICLES),
-    Setting("threshold", "N/2", str, "the threshold", choices=tuple(THRESHOLDS)),
+    Setting("threshold", "N/2", str, "the threshold", choices=tuple(THRESHOLDS),
+            words=THRESHOLDS.get),
     Setting("fraction", 0.3, float, "the threshold's fraction of N", 0.01, 1.0),
     Setting("resampling", "multinomial", str, "the resampling", choices=SCHEMES),
     Setting("rejuvenation", "off", str, "the rejuvenation", choices=tuple(REJUVENATION)),

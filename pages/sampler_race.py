@@ -71,11 +71,13 @@ PRESETS = {
         clock="passes", speed=50),
 }
 SETTINGS = PageSettings(KEY, (
-    Setting("model", "usm", str, "the model", choices=tuple(MODELS)),
+    Setting("model", "usm", str, "the model", choices=tuple(MODELS),
+            words=lambda n: MODELS[n].label),
     *every_picker_settings(),
     Setting("first", 0, int, "the number of units used (0: all)", 0, 10**7),
     *OPTIONS.settings(),
-    Setting("samplers", ("token", "type"), tuple, "the samplers", choices=ALL_SAMPLERS),
+    Setting("samplers", ("token", "type"), tuple, "the samplers", choices=ALL_SAMPLERS,
+            words=label),
     Setting("chains", 4, int, "the chains per sampler", 2, MAX_CHAINS),
     Setting("starts", "shared", str, "the starts", choices=tuple(STARTS)),
     Setting("eta", 1.0, float, "η", 0.0, 1.0),

@@ -61,7 +61,7 @@ SETTINGS = PageSettings(KEY, (
     Setting("n", 1000, int, "n", 1, MAX_N),
     Setting("m", 1000, int, "the initial m", 0, MAX_N),
     Setting("samplers", ("token", "type"), tuple, "the samplers",
-            choices=offered(ToyModel.samplers)),
+            choices=offered(ToyModel.samplers), words=label),
     Setting("passes", 30, int, "the number of passes", 1, MAX_PASSES),
     race_page.seconds_setting(0.5),
     Setting("seed", 0, int, "the seed", 0, MAX_SEED),

@@ -43,7 +43,8 @@ PRESETS = {
                                      hmm_alpha=0.1, hmm_alpha_emit=0.1),
 }
 SETTINGS = PageSettings("tb", (
-    Setting("model", "usm", str, "the model", choices=tuple(MODELS)),
+    Setting("model", "usm", str, "the model", choices=tuple(MODELS),
+            words=lambda n: MODELS[n].label),
     Setting("source", "", str, "the corpus"),
     Setting("size", 40, int, "the number of utterances or sentences", 5, 150),
     Setting("eta", 1.0, float, "η", 0.0, 1.0),

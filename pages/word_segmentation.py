@@ -48,7 +48,8 @@ PRESETS = {
 }
 SETTINGS = PageSettings(KEY, (
     *PICKER.settings,
-    Setting("model", next(iter(MODELS)), str, "the model", choices=tuple(MODELS)),
+    Setting("model", next(iter(MODELS)), str, "the model", choices=tuple(MODELS),
+            words=lambda n: MODELS[n].label),
     *race_page.race_settings(tuple(MODELS.values()), MAX_PASSES),
     *OPTIONS.settings(),
     Setting("skip", True, bool, "the skip approximation"),

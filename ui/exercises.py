@@ -35,18 +35,22 @@ class Exercise:
         """What the link sets, in words."""
         parts = [f"the preset “{self.preset}”"] if self.preset else []
         for name, value in self.settings.items():
-            parts.append(f"{page_settings.settings[name].what} {spoken(value)}")
-        return "The link sets " + (" and ".join(parts) if parts else "the page's defaults")
+            parts.append(f"{page_settings.settings[name].what} "
+                         f"{spoken(page_settings.settings[name], value)}")
+        if not parts:
+            return "The link sets the page's defaults"
+        listed = "; ".join(parts[:-1]) + "; and " + parts[-1] if len(parts) > 2 \
+            else " and ".join(parts)
+        return "The link sets " + listed
 
 
-def spoken(value):
+def spoken(setting, value):
     """A setting's value as the sentence “The link sets …” says it."""
     if isinstance(value, bool):
         return "off" if not value else "on"
-    if isinstance(value, tuple):
-        return "= " + ", ".join(value)
-    return f"= {value:,}" if isinstance(value, int) else f"= {value:g}" \
-        if isinstance(value, float) else f"= {value}"
+    if isinstance(value, (tuple, str)):
+        return "to " + setting.say(value)
+    return f"= {value:,}" if isinstance(value, int) else f"= {value:g}"
 
 
 def link(page_settings, exercise):

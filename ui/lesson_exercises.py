@@ -16,6 +16,7 @@ ESCAPES = "TYPE escapes where TOKEN crawls"
 STAY_PUT = "EM and VB stay put from one tag (η = 1)"
 STUCK_CHAIN = "R̂ catches a stuck chain (toy, from m = 0 and m = n)"
 ONE_PARTICLE = "N = 1 collapses: one particle is DPS"
+FIGURE_TWO = "Figure 2: Antoniak's approximation fails when αP(w) < 1"
 
 EXERCISES = {
     "toy": (
@@ -147,6 +148,22 @@ EXERCISES = {
             "“P(next customer opens a table)” reads 0.253.",
             preset=POWER_LAW, settings=dict(customers=1600),
             then="Press Play and let all the customers arrive."),
+        Exercise(
+            "Simple sentences have V = 518 word types; with α = 100 each word's base weight is "
+            "a = α P(w) = 100/518 ≈ 0.19. 114 words are seen twice. Predict their expected "
+            "number of tables exactly, by Antoniak's approximation, and in the HDP bigram "
+            "model. Then the same at α = 100,000.",
+            "Exactly 1.16: the first customer always opens a table, the second opens one with "
+            "probability a / (a + 1) ≈ 0.16 (the stars, sampled, sit at 1.16 too). Antoniak's "
+            "a log((n + a)/a) gives 0.47 — fewer tables than the one a seen word always has. "
+            "The bigram model's circle is at 1.75: its base P₁ is learned from the tables, so "
+            "a word with tables in several contexts gets a base far above 1/V, and more "
+            "tables. At α = 100,000 (a ≈ 193) all agree near 2 (exact 1.99, Antoniak 1.99, "
+            "the bigram model 1.99): when a ≫ n nearly every customer opens a table, and the "
+            "approximation only fails for a < 1.",
+            preset=FIGURE_TWO,
+            then="Read the figure under “Why count the tables?” at frequency 2 (hover a point "
+                 "or a line); the α box chooses the colours shown."),
     ),
     "gj": (
         Exercise(

@@ -61,7 +61,7 @@ def players():
 
 SETTINGS = (
     Setting("speed", 5, int, "the speed", choices=SPEEDS),
-    Setting("clock", "passes", str, "the clock", choices=tuple(CLOCKS)),
+    Setting("clock", "passes", str, "the clock", choices=tuple(CLOCKS), words=CLOCKS.get),
 )
 
 

@@ -3,7 +3,7 @@ sidebar's settings without losing the current one to a bad setting, and charts o
 import streamlit as st
 
 from engine.run import Race
-from engine.samplers import offered
+from engine.samplers import label, offered
 from ui.charts import show_traces
 from ui.settings import Setting
 
@@ -28,7 +28,7 @@ def race_settings(model_classes, max_passes, samplers=None):
     choices = tuple(dict.fromkeys(name for cls in model_classes
                                   for name in offered(cls.samplers)))
     return (Setting("samplers", samplers or model_classes[0].samplers, tuple, "the samplers",
-                    choices=choices),
+                    choices=choices, words=label),
             Setting("eta", 1.0, float, "η", 0.0, 1.0),
             Setting("passes", 200, int, "the number of passes", 1, max_passes),
             seconds_setting(),

@@ -38,7 +38,8 @@ class Setting:
     """One setting: its name in the address, its default and what values it accepts.
 
     kind is int, float, bool, str or tuple (several of ``choices``, comma-separated in the
-    address). ``what`` names it in messages ("the seed").
+    address). ``what`` names it in messages ("the seed"); ``words``, when given, says one of
+    its values as the page's widget shows it ("usm" → "Unigram (Goldwater)").
     """
 
     name: str
@@ -48,6 +49,7 @@ class Setting:
     low: float = None
     high: float = None
     choices: tuple = field(default=())
+    words: object = None
 
     def parse(self, text):
         """The value written as ``text`` in the address; ValueError says what is wrong."""
@@ -77,6 +79,11 @@ class Setting:
         elif value != value or not self.low <= value <= self.high:
             raise ValueError(f"{self.what} must be between {self.low:,} and {self.high:,}")
         return value
+
+    def say(self, value):
+        """``value`` in the widget's words (each of a tuple's, joined with commas)."""
+        say = self.words or str
+        return ", ".join(map(say, value)) if self.kind is tuple else say(value)
 
     def text(self, value):
         """How ``value`` is written in the address."""

@@ -106,35 +106,36 @@ def log_p_table(at):
     return at.table[0].value
 
 
+def toy_race_table(open_page, n, passes):
+    """Race 4 chains each of TOKEN and TYPE on the toy of size n from spread starts for
+    ``passes`` passes; return the diagnostics table of the log-probability (the first) and the
+    page's captions."""
+    at = open_page(RACE, model="toy", toy_n=n, samplers="token,type", chains=4,
+                   starts="spread", passes=passes)
+    at.session_state.race_race.sweep(passes)
+    at.run()
+    return log_p_table(at), " ".join(c.value for c in at.caption)
+
+
 def test_the_diagnostics_table_says_dash_and_why_unless_rhat_is_below_1_01(open_page):
     # TOKEN's chain from m = n is still far from the others at pass 12 (R̂ ≈ 4.8); TYPE's
     # chains all reach the same state at once, so every draw is the same (no R̂)
-    at = open_page(RACE, model="toy", toy_n=100_000, samplers="token,type", chains=4,
-                   starts="spread", passes=12)
-    at.session_state.race_race.sweep(12)
-    at.run()
-    table = log_p_table(at)
+    table, captions = toy_race_table(open_page, 100_000, 12)
     assert float(table.loc["TOKEN", "R̂"]) >= 1.01
     assert table.loc["TYPE", "R̂"] == "—"
     for sampler in ("TOKEN", "TYPE"):
         assert list(table.loc[sampler, ["bulk ESS", "tail ESS", "ESS/s"]]) == ["—"] * 3
-    captions = " ".join(c.value for c in at.caption)
     assert "ESS — : R̂ is not below 1.01, so those chains have not mixed" in captions
     assert "R̂ — : every draw of every chain is the same value" in captions
 
 
 def test_the_diagnostics_table_gives_numbers_once_rhat_is_below_1_01(open_page):
     # n = 100: TOKEN and TYPE both mix within 200 passes
-    at = open_page(RACE, model="toy", toy_n=100, samplers="token,type", chains=4,
-                   starts="spread", passes=200)
-    at.session_state.race_race.sweep(200)
-    at.run()
-    table = log_p_table(at)
+    table, captions = toy_race_table(open_page, 100, 200)
     for sampler in ("TOKEN", "TYPE"):
         assert float(table.loc[sampler, "R̂"]) < 1.01
         for column in ("bulk ESS", "tail ESS", "ESS/s"):
             assert float(table.loc[sampler, column].replace(",", "")) > 0
-    captions = " ".join(c.value for c in at.caption)
     assert "ESS — " not in captions
 
 

@@ -6,9 +6,11 @@ every link of that lesson once and reusing the run for all of an answer's claims
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from engine.diagnostics import diagnose_chains
+from tests.app.test_lesson_looks import charts
 from ui import course
 from ui.exercises import Exercise
 from ui.lesson_exercises import EXERCISES
@@ -141,7 +143,7 @@ def last(race, name, column):
 
 
 def test_restaurants_exercises(open_page):
-    dp, py = open_exercises(open_page, "pages/restaurants.py")
+    dp, py, figure = open_exercises(open_page, "pages/restaurants.py")
     arrivals = played(dp, "rest")
     tables = np.cumsum(np.asarray(arrivals.opened, dtype=np.int64))
     assert arrivals.customers == 1000 and arrivals.tables == 7 and tables[199] == 6
@@ -153,6 +155,19 @@ def test_restaurants_exercises(open_page):
     sizes = sorted((len(c) for _, c in arrivals.table_list()), reverse=True)
     assert np.median(sizes) == 1 and sizes[0] == 211
     assert f"{arrivals.new_table_probability():.3f}" == "0.253"
+    assert "V = 518 word types" in captions(figure)
+    _, datasets = charts(figure)["Tables against frequency (log–log)"]
+    frames = pd.concat(datasets.values(), ignore_index=True)
+    seen_twice = frames[frames.frequency == 2]
+    for alpha, expected in (("100", dict(exact=1.16, antoniak=0.47, stars=1.16, circles=1.75)),
+                            ("100,000", dict(exact=1.99, antoniak=1.99, circles=1.99))):
+        at_alpha = seen_twice[seen_twice.alpha == alpha]
+        curve = at_alpha.dropna(subset=["formula"]).set_index("formula").tables
+        points = at_alpha.dropna(subset=["kind"]).set_index("kind")
+        assert points.words.eq(114).all()
+        shown = dict(exact=curve["exact (digamma)"], antoniak=curve["Antoniak"],
+                     stars=points.tables.get("fixed base"), circles=points.tables["bigram model"])
+        assert {k: round(shown[k], 2) for k in expected} == expected, alpha
 
 
 def test_word_segmentation_exercises(open_page):
