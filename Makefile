@@ -16,8 +16,10 @@ run: $(VENV)/.runtime
 # The kernels are compiled first, in parallel (engine warm), so no test waits on them. Then:
 # - the browser tests, one at a time against one server and one browser: they time what a
 #   user sees (Pause within a tick), so nothing else of ours competes with them;
-# - every other test, on two pytest-xdist workers (among them the browser tests that time
-#   nothing: layout, downloads, uploads, every preset after every other; tests/e2e_untimed);
+# - every other test, on three pytest-xdist workers: they wait on pages and processes more
+#   than they compute (three finish in 8.4 min what two did in 9.5). Among them the browser
+#   tests that time nothing: layout, downloads, uploads, every preset after every other
+#   (tests/e2e_untimed);
 # - and beside both, at the lowest priority, on the cycles the browser tests leave idle while
 #   they wait on the page: the conformance suite again with Numba's bounds checking on, so a
 #   kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
@@ -40,7 +42,7 @@ test: $(VENV)/.dev chromium
 		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior"' \
 		> $(BOUNDSCHECK_LOG) 2>&1 & checked=$$!; \
 	$(BIN)/python -m pytest tests/e2e; browser=$$?; \
-	$(BIN)/python -m pytest -n 2 --ignore=tests/e2e; rest=$$?; \
+	$(BIN)/python -m pytest -n 3 --ignore=tests/e2e; rest=$$?; \
 	wait $$checked; bounds=$$?; \
 	echo "== the conformance suite with bounds checking (exit status $$bounds):"; \
 	if [ $$bounds -eq 0 ]; then tail -n 1 $(BOUNDSCHECK_LOG); else cat $(BOUNDSCHECK_LOG); fi; \

@@ -20,6 +20,7 @@ compared from identical starts and chains differ only in where they start and th
 import contextlib
 import math
 import os
+import socket
 import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -187,12 +188,24 @@ def cluster_client(scheduler):
     a ClusterError saying what to do when it cannot run the grids."""
     from distributed import Client
     try:
+        knock(scheduler)
         client = Client(scheduler, timeout=CONNECT_SECONDS)
     except (OSError, ValueError, TypeError) as err:  # refused, timed out, not an address
         raise ClusterError(f"cannot reach a Dask scheduler at {scheduler}: {err}") from None
     with client:
         check_cluster(client, scheduler)
         yield client
+
+
+def knock(scheduler):
+    """Connect to a tcp:// scheduler's port and hang up: a refused connection raises at once
+    (OSError), where Dask's client would retry it for CONNECT_SECONDS before saying so."""
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+    scheme, location = parse_address(scheduler)
+    if scheme == "tcp":
+        with socket.create_connection(parse_host_port(location), timeout=CONNECT_SECONDS):
+            pass
 
 
 def check_cluster(client, scheduler):

@@ -90,11 +90,11 @@ def opened(page, url):
     (the toy's escape times at n = 100,000) are drawn after it."""
     page.goto(url)
     expect(preset_box(page)).to_be_visible(timeout=120_000)
-    seen = []  # idle, and the same widgets three times a second apart: the run has drawn all
+    seen = []  # idle, and the same widgets three times 0.4 s apart: the run has drawn all
     while len(seen) < 3 or seen[-1] != seen[-2] or seen[-2] != seen[-3]:
         idle(page)
         seen.append(shown_widgets(page))
-        page.wait_for_timeout(1000)
+        page.wait_for_timeout(400)
 
 
 def shown_widgets(page):
@@ -135,9 +135,9 @@ def settled_widgets(page, expected, seconds=60):
     """The widgets shown once they equal ``expected`` or after ``seconds``, read again when
     the page is idle (a wrong value sent after the right one must fail): the rerun a click
     causes may take a while on a machine busy with other tests."""
-    for _ in range(seconds):
+    for _ in range(4 * seconds):
         if shown_widgets(page) == expected:
             break
-        page.wait_for_timeout(1000)
+        page.wait_for_timeout(250)
     idle(page)
     return shown_widgets(page)
