@@ -27,6 +27,8 @@
     python -m engine cluster worker ADDRESS [--host H] [--nworkers W] [--nthreads T]
     python -m engine corpora list
     python -m engine corpora check FILE [FILE …]
+    python -m engine parse --train TREES [TREES …] --test TREES [TREES …] --grammar NAME
+                           --output PARSES [--max-length 40] [--markov 1]
 
 Models and their options come from the model registry (``python -m engine run --model NAME
 --help`` lists a model's); samplers from the sampler registry. Without --data a model runs on
@@ -42,7 +44,7 @@ family of commands lives in one module.
 import sys
 
 from datasets.errors import CorpusError
-from engine.cli import chains, cluster, corpora, gao_johnson, numbers, online_vs_batch, race
+from engine.cli import chains, cluster, corpora, gao_johnson, numbers, online_vs_batch, parse, race
 from engine.cli import filter as filters  # not the builtin's name
 from engine.cli.args import OneLineParser, check_outputs
 from engine.cli.models import model_named
@@ -61,6 +63,7 @@ COMMANDS = {
     "tables": (numbers.add_tables_parser, numbers.tables),
     "cluster": (cluster.add_cluster_parser, cluster.run_cluster),
     "corpora": (corpora.add_corpora_parser, corpora.run_corpora),
+    "parse": (parse.add_parse_parser, parse.parse),
 }
 
 

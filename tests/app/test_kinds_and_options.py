@@ -28,21 +28,21 @@ def test_the_toy_takes_a_type_move_on_type_blocks(open_page):
     assert any("copies split" in m.value for m in at.markdown)
 
 
-class TreeModel:
-    """A model of a kind of data no page draws yet (its view is not written)."""
+class GraphModel:
+    """A model of a kind of data no page draws (no view is written for it)."""
 
-    name, label, display, aliases = "trees", "Tree substitution grammar", "trees", ()
+    name, label, display, aliases = "graphs", "Graph model", "graphs", ()
     samplers, populations, options, particle_options = ("token", "type"), (), (), ()
-    needs_data, order, trace_labels, summary = True, 99, {}, "trees"
+    needs_data, order, trace_labels, summary = True, 99, {}, "graphs"
 
 
 @pytest.fixture
-def tree_model(monkeypatch):
-    """The registry with TreeModel beside the real models; nothing compiles in the background
-    (the compiler would look for TreeModel's kernels)."""
+def graph_model(monkeypatch):
+    """The registry with GraphModel beside the real models; nothing compiles in the background
+    (the compiler would look for GraphModel's kernels)."""
     models = registry.models
     monkeypatch.setattr(registry, "models",
-                        lambda role=None: {**models(role), **({} if role else {"trees": TreeModel})})
+                        lambda role=None: {**models(role), **({} if role else {"graphs": GraphModel})})
     monkeypatch.setattr(warmup, "warm_samplers", lambda *args, **kwargs: None)
     monkeypatch.setattr(warmup, "start_compiler", lambda: None)
 
@@ -50,14 +50,14 @@ def tree_model(monkeypatch):
 @pytest.mark.parametrize("path, widget, key", [("pages/type_blocks.py", "radio", "tb_model"),
                                                ("pages/sampler_race.py", "selectbox",
                                                 "race_model")])
-def test_a_model_of_an_unknown_kind_is_refused_in_words(open_page, tree_model, path, widget,
+def test_a_model_of_an_unknown_kind_is_refused_in_words(open_page, graph_model, path, widget,
                                                         key):
     at = open_page(path)
-    getattr(at, widget)(key=key).set_value("trees").run()
+    getattr(at, widget)(key=key).set_value("graphs").run()
     assert not at.exception
     error = " ".join(e.value for e in at.error)
-    assert "Tree substitution grammar analyses data of the kind “trees”" in error
-    assert "ui/kinds/trees.py" in error
+    assert "Graph model analyses data of the kind “graphs”" in error
+    assert "ui/kinds/graphs.py" in error
 
 
 # (page, settings prefix, the model whose widgets it draws first, their names' scope)

@@ -20,9 +20,9 @@ def test_every_kind_module_registers_its_kind():
 
 
 def test_an_unknown_kind_is_refused_with_the_known_ones():
-    with pytest.raises(ValueError, match=r"no kind of data is called 'trees': datasets/ reads "
+    with pytest.raises(ValueError, match=r"no kind of data is called 'graphs': datasets/ reads "
                                          r".*segmentation.*tagging"):
-        kinds.get("trees")
+        kinds.get("graphs")
 
 
 def read_other(data, name):
@@ -64,8 +64,8 @@ def test_every_registered_model_has_a_view_of_its_kind():
             assert view.picker.data is kinds.get(model_class.display)
 
 
-class TreeModel:
-    label, display, needs_data = "A tree model", "trees", True
+class GraphModel:
+    label, display, needs_data = "A graph model", "graphs", True
 
 
 class CopiesFromAFile:
@@ -74,10 +74,10 @@ class CopiesFromAFile:
 
 def test_a_model_of_a_kind_no_page_draws_is_refused_in_words():
     with pytest.raises(UnknownKind) as refused:
-        view_of(TreeModel)
+        view_of(GraphModel)
     message = str(refused.value)
-    assert message.startswith("A tree model analyses data of the kind “trees”")
-    assert "ui/kinds/trees.py" in message and "segmentation" in message
+    assert message.startswith("A graph model analyses data of the kind “graphs”")
+    assert "ui/kinds/graphs.py" in message and "segmentation" in message
 
 
 def test_a_corpus_model_of_a_kind_without_a_picker_is_refused():

@@ -1,0 +1,103 @@
+"""A sampled tree-substitution grammar as a grammar the chart parser reads (Liang et al. fn. 6).
+
+The grammar is the posterior mean given one sample: a fragment f rooted at X has probability
+(n_f + α μ_X(f)) / (n_X + α). It is flattened into binary and lexical rules over three kinds of
+symbol:
+
+- ``X``, the DP of label X: a fragment rooted at X starts here. It rewrites either as a fragment
+  seen in the sample (weight n_f: the fragment's root rule, its inner nodes fresh symbols) or
+  as a draw from the base (weight α): the PCFG rule X → B C, each child stopping (s: the
+  child's own DP symbol, a new fragment) or going on (1 − s: the child's base symbol);
+- ``X'``, X inside a fragment drawn from the base: the PCFG rule, children as above;
+- ``X#k``, the k-th inner node of the seen fragments: its one rule, weight 1.
+
+Every symbol is written as its label in a parse (``label_of``), so a derivation's tree is the
+binarised tree it derives; its probability is the PTSG's probability of that derivation (the
+parser finds the most probable derivation, not the most probable tree).
+"""
+import math
+from collections import defaultdict
+
+from engine.parsing.pcfg import grammar_from_rules
+
+BASE_MARK = "'"  # X' : X inside a fragment drawn from the base
+INNER_MARK = "#"  # X#k : an inner node of a seen fragment
+
+
+def base_rules(model, binary, lexical, labels):
+    """The base's rules: X → … (weight α × PCFG × stop/go) and X' → … (PCFG × stop/go)."""
+    packed = model.packed
+    rule_p = {name: math.exp(packed.log_rule_of[i]) for name, i in packed.rules.items()}
+    stop = model.stop
+    for name, p in rule_p.items():
+        parent = name[0]
+        labels[parent], labels[parent + BASE_MARK] = parent, parent
+        if len(name) == 2:  # a preterminal's word
+            lexical[parent, name[1]] += model.alpha * p
+            lexical[parent + BASE_MARK, name[1]] += p
+            continue
+        left, right = name[1], name[2]
+        for left_symbol, left_p in ((left, stop), (left + BASE_MARK, 1 - stop)):
+            for right_symbol, right_p in ((right, stop), (right + BASE_MARK, 1 - stop)):
+                weight = p * left_p * right_p
+                binary[parent, left_symbol, right_symbol] += model.alpha * weight
+                binary[parent + BASE_MARK, left_symbol, right_symbol] += weight
+
+
+def seen_rules(model, state, binary, lexical, labels):
+    """Each fragment in use, from one of its occurrences: its root rule under its label's DP
+    symbol with weight n_f, its inner nodes as fresh symbols with weight 1."""
+    packed = model.packed
+    names = {i: name for name, i in packed.labels.items()}
+    words = {i: name[1] for name, i in packed.rules.items() if len(name) == 2}
+    fresh = 0
+
+    def symbol_of(node):
+        """The symbol a fragment's child node stands for: a frontier's DP, or a fresh one."""
+        nonlocal fresh
+        label = names[packed.label[node]]
+        if state.cut[node]:
+            return label
+        fresh += 1
+        symbol = f"{label}{INNER_MARK}{fresh}"
+        labels[symbol] = label
+        expand(node, symbol, 1.0)
+        return symbol
+
+    def expand(node, symbol, weight):
+        if packed.left[node] < 0:
+            lexical[symbol, words[packed.rule[node]]] += weight
+        else:
+            binary[symbol, symbol_of(packed.left[node]),
+                   symbol_of(packed.right[node])] += weight
+
+    for slot in (state.slot_key >= 0).nonzero()[0]:
+        root = int(state.slot_head[slot])
+        expand(root, names[packed.label[root]], float(state.slot_size[slot]))
+
+
+def posterior_grammar(model, state):
+    """The parser's ``Grammar`` of the posterior mean PTSG given ``state``; goal: the roots'
+    DP symbols (labels ROOT…)."""
+    binary, lexical, labels = defaultdict(float), defaultdict(float), {}
+    base_rules(model, binary, lexical, labels)
+    seen_rules(model, state, binary, lexical, labels)
+    classes = {word for (_, word) in lexical} - model.vocabulary
+    goal = [name for name in model.packed.labels if name.startswith("ROOT")]
+    return grammar_from_rules(dict(binary), dict(lexical), labels=labels, goal=goal,
+                              unknown_words=classes)
+
+
+def train(trees, markov=1, sampler="type", iters=100, seed=0, eta=1.0, alpha=1.0, stop=0.5):
+    """A PTSG learnt from ``trees`` (as read): ``iters`` sweeps of ``sampler`` from η, then
+    the posterior mean grammar of the last sample; (model, state, grammar)."""
+    from engine.core.rng import make_rng
+    from engine.models.ptsg.model import PtsgModel
+    from engine.samplers import make_sampler
+    model = PtsgModel(trees, alpha=alpha, stop=stop, markov=markov)
+    rng = make_rng(seed)
+    state = model.new_state(rng, eta=eta)
+    chain = make_sampler(sampler, total_sweeps=iters)
+    for _ in range(iters):
+        chain.sweep(rng, state)
+    return model, state, posterior_grammar(model, state)

@@ -1,0 +1,746 @@
+"""The probabilistic tree-substitution grammar (PTSG) of Liang et al. §3–4 behind the model
+interface.
+
+The corpus is a treebank of binarised trees with their nodes in one flat array (each tree's
+nodes consecutive, in preorder). A *site* is a node that is not a tree's root; b_s = 1 (``cut``)
+roots a fragment at s, b_s = 0 makes s an inner node of the fragment above it. A tree's root is
+always cut. Each fragment f rooted at a node labelled X is a draw from θ_X ~ DP(α, μ_X), with
+Cohn, Goldwater & Blunsom's base: the PCFG probabilities of the fragment's rules, times the stop
+probability s_Y of each non-root nonterminal node on its frontier and 1 − s_Y of each expanded
+one. Marginalising θ gives eq. 3.
+
+Fragments are named by a 63-bit hash of their structure. ``h_in[n]`` is the key of the fragment
+that would be rooted at n — from n down to the cut nodes below it — mixed from the rule at each
+node and its children's keys (FRONTIER for a cut child), and ``mu_in[n]`` its log μ. Both are
+kept for every node, cut or not, so the keys of the fragments around a site are one walk up to
+the root of its fragment. Two different fragments share a key with probability about 2⁻⁶³ per
+pair (the same assumption as ``engine.core.word_hash``'s keys).
+
+The fragments in use are filed by key in ``engine.core.keyed_lists``: key → the nodes rooting an
+occurrence of it. A list's size is the count n_f, and any of its nodes gives μ_f (its mu_in)
+and the DP (its label). TYPE finds the sites of a pivot's type — (merged M, upper U, lower L) —
+through the lists of L and M (§4.4: "a similar strategy" to the USM's word lists).
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from engine.core import hash_table
+from engine.core.jit import inline, kernel
+from engine.core.keyed_lists import file_item, unfile_item
+from engine.kernels import block_weight, interface, moves
+from engine.kernels.interface import for_state
+
+# splitmix64's constants: mixing a node's rule with its children's keys
+MIX_RULE = np.uint64(0x9E3779B97F4A7C15)
+MIX_LEFT = np.uint64(0xBF58476D1CE4E5B9)
+MIX_RIGHT = np.uint64(0x94D049BB133111EB)
+KEY_BITS = np.uint64(0x7FFFFFFFFFFFFFFF)  # keys are non-negative int64 (keyed_lists)
+FRONTIER = np.int64(0x2545F4914F6CDD1D)  # a cut child's part in its parent's key
+NO_CHILD = np.int64(0x5851F42D4C957F2D)  # a preterminal's children's part
+# a base α μ_f below e⁻³⁰ (with no customer yet) is handed to block_weight as its log: next to
+# any count k ≥ 1 it vanishes, and in linear form several of them would underflow
+TINY_LOG = -30.0
+M_KEY, U_KEY, L_KEY = 0, 1, 2  # columns of type_key and type_mu
+
+CORPUS_FIELDS = ("parent", "left", "right", "label", "rule", "log_rule", "node_site",
+                 "site_node", "log_stop", "log_go", "params")
+
+PtsgState = namedtuple("PtsgState", CORPUS_FIELDS + (
+    "cut", "h_in", "mu_in", "slot_key", "slot_head", "slot_size", "item_next", "item_prev",
+    "n_root", "removed", "gone", "type_key", "type_mu", "type_root", "stack"))
+PtsgState.__doc__ = """State of the PTSG: the treebank (shared by copies) and its fragmentation.
+
+N nodes, S sites, L nonterminal labels, C index slots (a power of two ≥ 2N).
+
+parent : int64[N]        the parent node, −1 at a tree's root
+left, right : int64[N]   the children, −1 at a preterminal (its word is in its rule)
+label : int64[N]         the node's nonterminal, 0 … L − 1
+rule : int64[N]          the PCFG rule at the node (label → children's labels, or → word)
+log_rule : float64[N]    its log probability under the treebank's PCFG
+node_site : int64[N]     the node's site, −1 at a root
+site_node : int64[S]     the site's node
+log_stop, log_go : float64[L]   log s_X and log(1 − s_X) of the base
+params : float64[2]      α and log α
+cut : uint8[N]           b at each node (1 at every root)
+h_in : int64[N]          key of the fragment that n would root (down to the cuts below n)
+mu_in : float64[N]       its log μ
+slot_key, slot_head, slot_size : int64[C]   the fragment index: key → its occurrences' roots
+item_next, item_prev : int64[N]             the index's links (items are root nodes)
+n_root : int64[L]        fragments in use per root label (n_X, the DP's customers)
+removed : uint8[S]       1 while a site's fragments are taken out (inside a move)
+gone : int64[N]          how many removed sites took out the fragment rooted at the node
+type_key : int64[S, 3]   a removed site's type (M, U, L), as it was in place
+type_mu : float64[S, 3]  their log μ
+type_root : int64[S]     a removed site's fragment root (of M, or of U)
+stack : int64[N]         work for walking a fragment
+"""
+
+implements = for_state(PtsgState)
+
+
+# --- keys ---------------------------------------------------------------------------------------
+@inline
+def node_key(rule, key_left, key_right):
+    """The key of a fragment whose root has ``rule`` and whose children contribute the keys
+    key_left and key_right (FRONTIER for a cut child, NO_CHILD under a preterminal).
+
+    Parameters
+    ----------
+    rule, key_left, key_right : int64
+
+    Returns
+    -------
+    int64
+        Non-negative.
+    """
+    x = (np.uint64(rule) * MIX_RULE + np.uint64(key_left) * MIX_LEFT
+         + np.uint64(key_right) * MIX_RIGHT)
+    x = (x ^ (x >> np.uint64(30))) * MIX_LEFT
+    x = (x ^ (x >> np.uint64(27))) * MIX_RIGHT
+    x = x ^ (x >> np.uint64(31))
+    return np.int64(x & KEY_BITS)
+
+
+@inline
+def child_key(state, c):
+    """What child c contributes to its parent's fragment: (key, log μ) — FRONTIER and log s
+    for a cut child, its own key and log(1 − s) + its log μ for an expanded one.
+
+    Parameters
+    ----------
+    state : PtsgState
+    c : int
+
+    Returns
+    -------
+    (int64, float64)
+    """
+    if state.cut[c]:
+        key, mu = FRONTIER, state.log_stop[state.label[c]]
+    else:
+        key, mu = state.h_in[c], state.log_go[state.label[c]] + state.mu_in[c]
+    return key, mu
+
+
+@inline
+def joined(state, n, key_left, mu_left, key_right, mu_right):
+    """(key, log μ) of the fragment rooted at n whose children contribute those parts.
+
+    Parameters
+    ----------
+    state : PtsgState
+    n : int
+    key_left, key_right : int64
+    mu_left, mu_right : float64
+
+    Returns
+    -------
+    (int64, float64)
+    """
+    return (node_key(state.rule[n], key_left, key_right),
+            state.log_rule[n] + mu_left + mu_right)
+
+
+@inline
+def own_key(state, n):
+    """(key, log μ) of the fragment rooted at n as the cuts below it stand.
+
+    Parameters
+    ----------
+    state : PtsgState
+    n : int
+
+    Returns
+    -------
+    (int64, float64)
+    """
+    if state.left[n] < 0:
+        key, mu = node_key(state.rule[n], NO_CHILD, NO_CHILD), state.log_rule[n]
+    else:
+        key_l, mu_l = child_key(state, state.left[n])
+        key_r, mu_r = child_key(state, state.right[n])
+        key, mu = joined(state, n, key_l, mu_l, key_r, mu_r)
+    return key, mu
+
+
+@kernel
+def fill_keys(state):
+    """h_in and mu_in of every node from the cuts (children after parents in preorder, so
+    the nodes are visited backwards).
+
+    Parameters
+    ----------
+    state : PtsgState
+        h_in and mu_in written.
+    """
+    for n in range(state.parent.shape[0] - 1, -1, -1):
+        state.h_in[n], state.mu_in[n] = own_key(state, n)
+
+
+@inline
+def fragment_root(state, n):
+    """The root of the fragment above node n: the nearest cut proper ancestor.
+
+    Parameters
+    ----------
+    state : PtsgState
+    n : int
+        Not a tree's root.
+
+    Returns
+    -------
+    int64
+    """
+    p = state.parent[n]
+    while not state.cut[p]:
+        p = state.parent[p]
+    return p
+
+
+@inline
+def key_above(state, n, n_cut):
+    """(key, log μ) of the fragment above node n were b_n = n_cut, the cuts elsewhere as
+    they stand: the upper U (n_cut = 1) or the merged M (n_cut = 0). One walk up to the
+    fragment's root, recomputing each ancestor's key with the one child that differs; nothing
+    is written.
+
+    Parameters
+    ----------
+    state : PtsgState
+    n : int
+        A site.
+    n_cut : int
+
+    Returns
+    -------
+    (int64, float64)
+    """
+    if n_cut:
+        key, mu = FRONTIER, state.log_stop[state.label[n]]
+    else:
+        key, mu = state.h_in[n], state.log_go[state.label[n]] + state.mu_in[n]
+    c = n
+    p = state.parent[n]
+    while True:
+        if state.left[p] == c:
+            key_r, mu_r = child_key(state, state.right[p])
+            key, mu = joined(state, p, key, mu, key_r, mu_r)
+        else:
+            key_l, mu_l = child_key(state, state.left[p])
+            key, mu = joined(state, p, key_l, mu_l, key, mu)
+        if state.cut[p]:
+            break
+        mu += state.log_go[state.label[p]]
+        c = p
+        p = state.parent[p]
+    return key, mu
+
+
+@inline
+def refresh_above(state, n):
+    """After b_n changed: h_in and mu_in of n's ancestors up to the root of its fragment.
+
+    Parameters
+    ----------
+    state : PtsgState
+        h_in and mu_in written.
+    n : int
+    """
+    p = state.parent[n]
+    while True:
+        state.h_in[p], state.mu_in[p] = own_key(state, p)
+        if state.cut[p]:
+            break
+        p = state.parent[p]
+
+
+# --- the index and counts -------------------------------------------------------------------------
+@inline
+def count_of(state, key):
+    """n_f of the fragment with ``key`` (0 when none is in use).
+
+    Parameters
+    ----------
+    state : PtsgState
+    key : int64
+
+    Returns
+    -------
+    int64
+    """
+    slot = hash_table.find(state.slot_key, key)
+    return state.slot_size[slot] if slot >= 0 else np.int64(0)
+
+
+@inline
+def file_fragment(state, root, sign):
+    """Count (sign = +1) or uncount (−1) the fragment rooted at ``root`` under its key
+    h_in[root], filing it in (taking it out of) the index.
+
+    Parameters
+    ----------
+    state : PtsgState
+        Index and n_root mutated.
+    root : int
+    sign : int
+    """
+    if sign > 0:
+        file_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
+                  state.item_prev, state.h_in[root], root)
+    else:
+        unfile_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
+                    state.item_prev, state.h_in[root], root)
+    state.n_root[state.label[root]] += sign
+
+
+@kernel
+def count_all(state):
+    """File every fragment of the cuts (an empty index and n_root to start from).
+
+    Parameters
+    ----------
+    state : PtsgState
+        Index and n_root written.
+    """
+    for n in range(state.parent.shape[0]):
+        if state.cut[n]:
+            file_fragment(state, n, 1)
+
+
+# --- eq. 4 --------------------------------------------------------------------------------------
+@inline
+def log_term(log_alpha_mu, n):
+    """log(n + α μ), from log α μ (which may be far below any float).
+
+    Parameters
+    ----------
+    log_alpha_mu : float64
+    n : int
+
+    Returns
+    -------
+    float64
+    """
+    if n == 0:
+        value = log_alpha_mu
+    else:
+        value = np.log(n + np.exp(log_alpha_mu))
+    return value
+
+
+@inline
+def weigh(state, w, mu_m, mu_u, mu_l, n_m, n_u, n_l, same, n_x):
+    """w[0], w[1] ∝ p(b_s = 0 / 1 | rest) (eq. 4) from the counts without the site's own
+    fragments, the shared 1 / (α + n_R) cancelled:
+
+      b = 0 draws M from θ_R:               α μ_M + n_M
+      b = 1 draws U from θ_R, then L from θ_X:
+            (α μ_U + n_U) (α μ_L + n_L + [L = U]) / (α + n_X + [X = R])
+
+    Parameters
+    ----------
+    state : PtsgState
+    w : float64[≥ 2]
+        Output.
+    mu_m, mu_u, mu_l : float64
+        log μ of M, U, L.
+    n_m, n_u, n_l : int
+        Their counts.
+    same : bool
+        L = U (the same fragment: drawn twice).
+    n_x : int
+        n_X + [X = R]: the draws from θ_X before L's.
+    """
+    log_alpha = state.params[1]
+    log_w0 = log_term(log_alpha + mu_m, n_m)
+    log_w1 = (log_term(log_alpha + mu_u, n_u) + log_term(log_alpha + mu_l, n_l + same)
+              - np.log(state.params[0] + n_x))
+    top = max(log_w0, log_w1)
+    w[0] = np.exp(log_w0 - top)
+    w[1] = np.exp(log_w1 - top)
+
+
+@inline
+def type_of(state, n):
+    """The type of site node n in place: keys and log μ of M, U and L, and its fragment root.
+
+    Parameters
+    ----------
+    state : PtsgState
+    n : int
+
+    Returns
+    -------
+    (int64, int64, int64, float64, float64, float64, int64)
+        M, U, L, log μ_M, log μ_U, log μ_L, the root of M (or U).
+    """
+    r = fragment_root(state, n)
+    key_l, mu_l = state.h_in[n], state.mu_in[n]
+    if state.cut[n]:
+        key_u, mu_u = state.h_in[r], state.mu_in[r]
+        key_m, mu_m = key_above(state, n, 0)
+    else:
+        key_m, mu_m = state.h_in[r], state.mu_in[r]
+        key_u, mu_u = key_above(state, n, 1)
+    return key_m, key_u, key_l, mu_m, mu_u, mu_l, r
+
+
+@implements(interface.token_weights)
+def _token_weights(rng, state, s, w):
+    """interface.token_weights: eq. 4 from the index's counts, less the site's own fragments
+    (U and L when cut, M when not); nothing is written.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : PtsgState
+    s : int
+    w : float64[≥ 2]
+        Output.
+    """
+    n = state.site_node[s]
+    key_m, key_u, key_l, mu_m, mu_u, mu_l, r = type_of(state, n)
+    b = np.int64(state.cut[n])
+    same = key_u == key_l
+    x = state.label[n]
+    n_m = count_of(state, key_m) - (1 - b)
+    n_u = count_of(state, key_u) - b - (b if same else 0)
+    n_l = n_u if same else count_of(state, key_l) - b
+    # n_X less the site's own draws from θ_X (L, and U or M when X = R), plus U's when X = R:
+    # n_X − b in every case
+    weigh(state, w, mu_m, mu_u, mu_l, n_m, n_u, n_l, same, state.n_root[x] - b)
+
+
+@implements(interface.site_weights)
+def _site_weights(state, s, w):
+    """interface.site_weights: eq. 4 for a removed site, from the type it had in place.
+
+    Parameters
+    ----------
+    state : PtsgState
+    s : int
+    w : float64[≥ 2]
+        Output.
+    """
+    key_m, key_u, key_l = state.type_key[s, M_KEY], state.type_key[s, U_KEY], state.type_key[s, L_KEY]
+    same = key_u == key_l
+    n_u = count_of(state, key_u)
+    n_x = state.n_root[state.label[state.site_node[s]]]
+    if state.label[state.site_node[s]] == state.label[state.type_root[s]]:
+        n_x += 1  # U was drawn from θ_X before L
+    weigh(state, w, state.type_mu[s, M_KEY], state.type_mu[s, U_KEY], state.type_mu[s, L_KEY],
+          count_of(state, key_m), n_u, n_u if same else count_of(state, key_l), same, n_x)
+
+
+# --- the site's values -------------------------------------------------------------------------
+@implements(interface.n_sites)
+def _n_sites(state):
+    """interface.n_sites: the nodes that are not a tree's root.
+
+    Parameters
+    ----------
+    state : PtsgState
+
+    Returns
+    -------
+    int
+    """
+    return state.site_node.shape[0]
+
+
+@implements(interface.n_values)
+def _n_values(state):
+    """interface.n_values: 2 (0 = inside the fragment above, 1 = a fragment's root).
+
+    Parameters
+    ----------
+    state : PtsgState
+
+    Returns
+    -------
+    int
+    """
+    return 2
+
+
+@implements(interface.get_value)
+def _get_value(state, s):
+    """interface.get_value: b_s.
+
+    Parameters
+    ----------
+    state : PtsgState
+    s : int
+
+    Returns
+    -------
+    int64
+    """
+    return np.int64(state.cut[state.site_node[s]])
+
+
+@implements(interface.remove_site)
+def _remove_site(state, s):
+    """interface.remove_site: uncount the fragments that depend on b_s (M, or U and L), keep
+    the site's type for site_weights, block_candidates and block_delta, and mark the
+    fragments' roots gone (``conflicts``). The cut and the keys stay as they were.
+
+    Parameters
+    ----------
+    state : PtsgState
+        Mutated.
+    s : int
+    """
+    n = state.site_node[s]
+    key_m, key_u, key_l, mu_m, mu_u, mu_l, r = type_of(state, n)
+    state.type_key[s, M_KEY], state.type_key[s, U_KEY], state.type_key[s, L_KEY] = key_m, key_u, key_l
+    state.type_mu[s, M_KEY], state.type_mu[s, U_KEY], state.type_mu[s, L_KEY] = mu_m, mu_u, mu_l
+    state.type_root[s] = r
+    file_fragment(state, r, -1)
+    if state.cut[n]:
+        file_fragment(state, n, -1)
+    state.gone[r] += 1
+    state.gone[n] += 1
+    state.removed[s] = 1
+
+
+@implements(interface.add_site)
+def _add_site(state, s, v):
+    """interface.add_site: b_s = v, the keys above s refreshed, its new fragments counted.
+
+    Parameters
+    ----------
+    state : PtsgState
+        Mutated.
+    s, v : int
+    """
+    n = state.site_node[s]
+    r = state.type_root[s]
+    if state.cut[n] != v:  # most of a block's sites go back as they were: keys unchanged
+        state.cut[n] = v
+        refresh_above(state, n)
+    file_fragment(state, r, 1)
+    if v:
+        file_fragment(state, n, 1)
+    state.gone[r] -= 1
+    state.gone[n] -= 1
+    state.removed[s] = 0
+
+
+@implements(interface.set_value)
+def _set_value(rng, state, s, v):
+    """interface.set_value by removal (moves.set_by_removal): only a flip writes.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : PtsgState
+        Mutated.
+    s, v : int
+    """
+    moves.set_by_removal(rng, state, s, v)
+
+
+@implements(interface.reseats)
+def _reseats(state):
+    """interface.reseats: False, the PTSG seats no one (its DPs are collapsed).
+
+    Parameters
+    ----------
+    state : PtsgState
+
+    Returns
+    -------
+    bool
+    """
+    return False
+
+
+# --- TYPE -----------------------------------------------------------------------------------------
+@implements(interface.conflicts)
+def _conflicts(state, s):
+    """interface.conflicts: whether a fragment that depends on b_s was taken out — the site
+    itself, a removed site on the way up to its fragment's root, or a removed site elsewhere in
+    the fragment above it (its root is gone) or, when s is cut, in the fragment it roots.
+
+    Parameters
+    ----------
+    state : PtsgState
+    s : int
+
+    Returns
+    -------
+    bool
+    """
+    n = state.site_node[s]
+    hit = state.removed[s] != 0 or (state.cut[n] != 0 and state.gone[n] > 0)
+    p = state.parent[n]
+    while not hit:
+        site = state.node_site[p]
+        hit = site >= 0 and state.removed[site] != 0
+        if state.cut[p]:
+            hit = hit or state.gone[p] > 0
+            break
+        p = state.parent[p]
+    return hit
+
+
+@inline
+def site_of_type(state, root, cut, key_l, key_other):
+    """The node of the fragment rooted at ``root`` that is a site of the type (M, U, L), or
+    −1: with ``cut`` = 0, an inner node of an M where cutting gives U (key_other) over L;
+    with ``cut`` = 1, a frontier node of a U that roots an L and would merge into M
+    (key_other). There is at most one: cutting one fragment at two different nodes gives two
+    different uppers (at the first node one has a frontier, the other the lower's root rule).
+
+    Parameters
+    ----------
+    state : PtsgState
+        stack used as work.
+    root, cut : int
+    key_l, key_other : int64
+
+    Returns
+    -------
+    int64
+    """
+    found = np.int64(-1)
+    top = 0
+    if state.left[root] >= 0:
+        state.stack[0], state.stack[1] = state.left[root], state.right[root]
+        top = 2
+    while top > 0 and found < 0:
+        top -= 1
+        n = state.stack[top]
+        if state.cut[n] == cut and state.h_in[n] == key_l \
+                and key_above(state, n, 1 - cut)[0] == key_other:
+            found = n
+        elif not state.cut[n] and state.left[n] >= 0:  # the fragment goes on below n
+            state.stack[top], state.stack[top + 1] = state.left[n], state.right[n]
+            top += 2
+    return found
+
+
+@implements(interface.block_candidates)
+def _block_candidates(state, s0, out):
+    """interface.block_candidates: the sites of the removed pivot's type (M, U, L) — each cut
+    root of an L whose fragment above is U and would merge into M, and in each M the one node
+    that splits it into U and L — found through the index: the cut ones through the shorter
+    of the lists of L and of U (a common lower part, a determiner's word, under a rare upper
+    part is found from the upper's few occurrences), the others through the list of M.
+
+    Parameters
+    ----------
+    state : PtsgState
+        stack used as work.
+    s0 : int
+        The pivot, removed.
+    out : int64[S]
+        Output: the sites.
+
+    Returns
+    -------
+    int
+        How many.
+    """
+    key_m, key_u, key_l = (state.type_key[s0, M_KEY], state.type_key[s0, U_KEY],
+                           state.type_key[s0, L_KEY])
+    found = 0
+    slot_l = hash_table.find(state.slot_key, key_l)
+    slot_u = hash_table.find(state.slot_key, key_u)
+    if slot_l >= 0 and slot_u >= 0 and state.slot_size[slot_u] < state.slot_size[slot_l]:
+        r = state.slot_head[slot_u]
+        while r >= 0:
+            q = site_of_type(state, r, 1, key_l, key_m)
+            if q >= 0:
+                out[found] = state.node_site[q]
+                found += 1
+            r = state.item_next[r]
+    elif slot_l >= 0 and slot_u >= 0:
+        q = state.slot_head[slot_l]
+        while q >= 0:
+            if state.node_site[q] >= 0 and state.h_in[fragment_root(state, q)] == key_u \
+                    and key_above(state, q, 0)[0] == key_m:
+                out[found] = state.node_site[q]
+                found += 1
+            q = state.item_next[q]
+    slot = hash_table.find(state.slot_key, key_m)
+    r = state.slot_head[slot] if slot >= 0 else -1
+    while r >= 0:
+        n = site_of_type(state, r, 0, key_l, key_u)
+        if n >= 0:
+            out[found] = state.node_site[n]
+            found += 1
+        r = state.item_next[r]
+    return found
+
+
+implements(interface.block_weights)(block_weight.rising_block_weights)
+
+
+@inline
+def base_term(state, log_mu, n):
+    """block_delta's base for a fragment's term n_f + α μ_f: its value or, when no customer
+    has it and α μ_f is below e^TINY_LOG, its log (block_weight.step_ratio's convention).
+
+    Parameters
+    ----------
+    state : PtsgState
+    log_mu : float64
+    n : int
+
+    Returns
+    -------
+    float64
+    """
+    log_alpha_mu = state.params[1] + log_mu
+    if n == 0 and log_alpha_mu < TINY_LOG:
+        value = log_alpha_mu
+    else:
+        value = n + np.exp(log_alpha_mu)
+    return value
+
+
+@implements(interface.block_delta)
+def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
+    """interface.block_delta: eq. 9's terms for the pivot's type — value 0 draws M from θ_R,
+    value 1 draws U from θ_R and L from θ_X (one term when L = U, one denominator when
+    X = R).
+
+    Parameters
+    ----------
+    state : PtsgState
+    s0, v0, v1 : int
+    base, d0, d1, sign : float64[≥ 5]
+        Output: the terms.
+
+    Returns
+    -------
+    int
+        The number of terms (4 or 5).
+    """
+    key_m, key_u, key_l = (state.type_key[s0, M_KEY], state.type_key[s0, U_KEY],
+                           state.type_key[s0, L_KEY])
+    x, root_label = state.label[state.site_node[s0]], state.label[state.type_root[s0]]
+    base[0] = base_term(state, state.type_mu[s0, M_KEY], count_of(state, key_m))
+    d0[0], d1[0], sign[0] = 1 - v0, 1 - v1, 1.0
+    base[1] = base_term(state, state.type_mu[s0, U_KEY], count_of(state, key_u))
+    if key_u == key_l:
+        d0[1], d1[1], sign[1] = 2 * v0, 2 * v1, 1.0
+        j = 2
+    else:
+        d0[1], d1[1], sign[1] = v0, v1, 1.0
+        base[2] = base_term(state, state.type_mu[s0, L_KEY], count_of(state, key_l))
+        d0[2], d1[2], sign[2] = v0, v1, 1.0
+        j = 3
+    base[j] = state.params[0] + state.n_root[root_label]
+    if x == root_label:
+        d0[j], d1[j], sign[j] = 1 + v0, 1 + v1, -1.0
+        j += 1
+    else:
+        d0[j], d1[j], sign[j] = 1, 1, -1.0
+        base[j + 1] = state.params[0] + state.n_root[x]
+        d0[j + 1], d1[j + 1], sign[j + 1] = v0, v1, -1.0
+        j += 2
+    return j
