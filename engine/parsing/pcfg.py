@@ -17,12 +17,13 @@ parent's label, ``NP^S``; annotating before binarising makes the intermediate ``
 it too. ``strip_parents`` removes it before ``debinarise``.
 """
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import NamedTuple
 
 import numpy as np
 
 PARENT = "^"  # NP^S: an NP whose parent is an S
+CHAIN = "+"  # VP+VBD: a unary chain collapsed by datasets.trees.binarise
 PARENT_MARK = re.compile(r"\^[A-Za-z0-9$]+")  # what annotate_parents adds: a clean label
 GOAL_PREFIX = "ROOT"  # a parse's root label starts with it (ROOT, ROOT+S after binarising)
 
@@ -216,11 +217,44 @@ def rule_counts(trees):
     return binary, lexical
 
 
+def final_tag(label):
+    """The part-of-speech tag a preterminal label ends in: ``NN`` for ``NN``, ``VBD`` for a
+    collapsed chain ``VP+VBD``."""
+    return label.rsplit(CHAIN, 1)[-1]
+
+
+def tag_lexicon(lexical):
+    """Each preterminal's word probabilities from lexical counts, every preterminal ending in
+    one tag sharing that tag's: p(A → w) = n(T, w) / n(T) over all preterminals whose tag is T.
+    Collapsing unary chains makes ``VP+VBD`` a preterminal of its own; counted alone, it could
+    emit only the words seen under that very chain (“found” under VP+VBD never seen, and a
+    sentence needing it had no parse), while its word is the tag's choice.
+
+    Parameters
+    ----------
+    lexical : mapping
+        ``(A, word) → count``.
+
+    Returns
+    -------
+    dict
+        ``(A, word) → p(A → word)`` for every preterminal A and every word of its tag.
+    """
+    words, totals = defaultdict(Counter), Counter()
+    for (symbol, word), n in lexical.items():
+        words[final_tag(symbol)][word] += n
+        totals[final_tag(symbol)] += n
+    return {(symbol, word): n / totals[tag]
+            for symbol in {symbol for symbol, _ in lexical}
+            for tag in (final_tag(symbol),) for word, n in words[tag].items()}
+
+
 def pcfg(trees, unknown_words=()):
-    """The maximum-likelihood PCFG of binarised trees (``grammar_from_rules`` of their rule
-    counts); ``unknown_words``: the unknown-word classes their words were mapped to."""
+    """The maximum-likelihood PCFG of binarised trees (``grammar_from_rules`` of their binary
+    rule counts and ``tag_lexicon``); ``unknown_words``: the unknown-word classes their words
+    were mapped to."""
     binary, lexical = rule_counts(trees)
-    return grammar_from_rules(binary, lexical, unknown_words=unknown_words)
+    return grammar_from_rules(binary, tag_lexicon(lexical), unknown_words=unknown_words)
 
 
 def annotate_parents(tree, parent=None):

@@ -27,7 +27,10 @@ INNER_MARK = "#"  # X#k : an inner node of a seen fragment
 def base_rules(model, binary, lexical, labels):
     """The base's rules: X → … (weight α × PCFG × stop/go) and X' → … (PCFG × stop/go)."""
     packed = model.packed
-    rule_p = {name: math.exp(packed.log_rule_of[i]) for name, i in packed.rules.items()}
+    # every binary rule of the treebank, and every word of each preterminal's tag
+    rule_p = {name: math.exp(packed.log_rule_of[i]) for name, i in packed.rules.items()
+              if len(name) == 3}
+    rule_p.update(packed.lexicon)
     stop = model.stop
     for name, p in rule_p.items():
         parent = name[0]
@@ -88,13 +91,14 @@ def posterior_grammar(model, state):
                               unknown_words=classes)
 
 
-def train(trees, markov=1, sampler="type", iters=100, seed=0, eta=1.0, alpha=1.0, stop=0.5):
+def train(trees, markov=1, sampler="type", iters=100, seed=0, eta=1.0, **prior):
     """A PTSG learnt from ``trees`` (as read): ``iters`` sweeps of ``sampler`` from η, then
-    the posterior mean grammar of the last sample; (model, state, grammar)."""
+    the posterior mean grammar of the last sample; (model, state, grammar). ``prior``: the
+    model's α and s, its defaults if left out."""
     from engine.core.rng import make_rng
     from engine.models.ptsg.model import PtsgModel
     from engine.samplers import make_sampler
-    model = PtsgModel(trees, alpha=alpha, stop=stop, markov=markov)
+    model = PtsgModel(trees, markov=markov, **prior)
     rng = make_rng(seed)
     state = model.new_state(rng, eta=eta)
     chain = make_sampler(sampler, total_sweeps=iters)

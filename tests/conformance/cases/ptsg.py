@@ -65,6 +65,20 @@ def ptsg_log_p(trees, values, alpha, stop):
     lhs = Counter()
     for rule, n in rules.items():
         lhs[rule[0]] += n
+    # a preterminal's word follows its tag (a collapsed chain VP+VB's is VB's): pooled counts
+    tag_words, tag_total = Counter(), Counter()
+    for rule, n in rules.items():
+        if len(rule) == 2:
+            tag = rule[0].split("+")[-1]
+            tag_words[tag, rule[1]] += n
+            tag_total[tag] += n
+
+    def rule_p(rule):
+        if len(rule) == 2:
+            tag = rule[0].split("+")[-1]
+            return tag_words[tag, rule[1]] / tag_total[tag]
+        return rules[rule] / lhs[rule[0]]
+
     values = iter(values)
     cuts = [[True] + [bool(next(values)) for _ in nodes[1:]] for nodes in forest]
 
@@ -72,7 +86,7 @@ def ptsg_log_p(trees, values, alpha, stop):
         """(the fragment rooted at node i as nested tuples, its log μ)."""
         subtree, children = nodes[i]
         rule = rule_of(subtree)
-        log_mu = math.log(rules[rule] / lhs[rule[0]])
+        log_mu = math.log(rule_p(rule))
         if not children:
             return rule, log_mu
         parts = [subtree[0]]
