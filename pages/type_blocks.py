@@ -148,13 +148,19 @@ def controls(lab):
     return lab
 
 
+METRIC_CHARS = 40  # a longer type is written as wrapped text, not as a metric
+
+
 def type_card(move, view):
     info = move["info"]
     zero, one = (move["values"][v] for v in move["slice"])
     sliced = len(move["values"]) > 2  # K > 2 values: a binary slice of them
     cols = st.columns([2.2, 1, 1, 1, 1])  # the type needs room: metrics cut long values
-    cols[0].metric("The pivot's type", move["type"],
-                   help=view.edge_help + (f"; the slice is {zero} ↔ {one}" if sliced else ""))
+    type_help = view.edge_help + (f"; the slice is {zero} ↔ {one}" if sliced else "")
+    if len(move["type"]) <= METRIC_CHARS:
+        cols[0].metric("The pivot's type", move["type"], help=type_help)
+    else:  # a tree fragment's brackets: wrapped, where a metric would cut them to one line
+        cols[0].markdown(f"**The pivot's type**  \n`{move['type']}`", help=type_help)
     cols[1].metric("Sites of this type", f"{len(info.type_sites):,}")
     cols[2].metric("In the block |S|", f"{len(info.block):,}",
                    help="the sites of the type that share no choice with an earlier block site"
@@ -321,7 +327,12 @@ st.markdown(
     "random *binary slice*: the pivot's state k and a uniformly random k′, and only the "
     "block's tokens in k or k′, then draws how many go to k′ (§4.4). A token next to the same "
     "word (*very very*) joins only its own blocks: the move could change its type, and the "
-    "block must come out the same after the move for TYPE to be exact.", unsafe_allow_html=True)
+    "block must come out the same after the move for TYPE to be exact.\n\n"
+    "**In the tree-substitution grammar** a site is a node of a binarised tree and b = 1 "
+    "makes it the root of a fragment. Its type is the fragment it belongs to when b = 0 "
+    "(merged, M) against the two it splits into when b = 1 (upper U over lower L), written "
+    "M · U + L; the sites of a type are found through an index of the fragments in use, and "
+    "two sites conflict when they touch one fragment.", unsafe_allow_html=True)
 st.caption("Both bar charts are exact conditional distributions computed by the engine, not "
            "histograms of samples (dark grey); the coloured bar is the value drawn.")
 exercises.show(SETTINGS)  # predict, then run: ui/lesson_exercises.py

@@ -29,7 +29,9 @@ def test_type_blocks_offers_the_ptsg_and_draws_its_move(open_page):
     lab = at.session_state.tb
     info = lab["move"]["info"]
     shown = {m.label: m.value for m in at.metric}
-    assert shown["The pivot's type"] == lab["move"]["type"]
+    # a fragment's brackets are longer than a metric shows: the type is written out whole
+    assert f"**The pivot's type**  \n`{lab['move']['type']}`" in [md.value for md in at.markdown]
+    assert " · " in lab["move"]["type"] and " + " in lab["move"]["type"]  # M · U + L
     assert shown["In the block |S|"] == f"{len(info.block):,}"
     drawn = svgs(at)
     pivot_tree, _ = lab["model"].site_place(int(info.block[0]))
