@@ -80,3 +80,29 @@ def test_a_sampled_grammar_parses_its_training_sentences_into_their_trees():
         parse, log_p = parser.parse(list(leaves(tree)))
         assert parse is not None and math.isfinite(log_p)
         assert debinarise(parse) == debinarise(tree)
+
+
+def test_held_out_trees_are_spread_through_the_treebank_and_never_learnt_from():
+    from engine.models.ptsg.model import held_out_split
+    assert held_out_split(tuple(range(10)), 0.3) == ((0, 1, 2, 4, 5, 7, 8), (3, 6, 9))
+    assert held_out_split(tuple(range(3)), 0.1) == ((0, 1), (2,))  # at least one held out
+    assert held_out_split(tuple(range(3)), 0.0) == ((0, 1, 2), ())
+    with pytest.raises(ValueError, match="at least two trees"):
+        held_out_split((DOG,), 0.2)
+    model = PtsgModel([DOG, CHAIN, SHORT, DOG], rare=1, held_out=0.25)
+    assert model.held_out == (DOG,) and len(model.trees) == 3
+
+
+def test_the_held_out_measure_is_evalbs_f1_of_the_sampled_grammars_parses():
+    """The measure parses the held-out sentence with the posterior-mean grammar: the same
+    sentence learnt three times is parsed back into its tree (F1 = 1); a model without held-out
+    trees has no measure."""
+    from engine import evalb
+    model = PtsgModel([DOG, CHAIN, DOG, SHORT, DOG, DOG], alpha=ALPHA, stop=STOP, rare=1,
+                      held_out=0.2)
+    assert model.held_out == (DOG,)
+    state = model.new_state(make_rng(2), eta=0.5)
+    parses, scores, kept = model.parse_held_out(state)
+    assert kept == [DOG] and parses == [DOG]
+    assert model.measures(state) == {"f1": evalb.score(kept, parses)["f1"]} == {"f1": 1.0}
+    assert PtsgModel([DOG, SHORT], rare=1).measures(state) == {}

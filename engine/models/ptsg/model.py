@@ -24,6 +24,7 @@ from engine.models.registry import register
 # α: on GUM's training trees, TYPE's 100 sweeps parse the dev sentences at F1 0.732 with α = 10
 # against 0.713 after 50 with α = 1 (docs/benchmarks.md)
 ALPHA = 10.0
+MAX_LENGTH = 40  # held-out sentences parsed for F1: at most this many words (EVALB's cut-off)
 CUT_MARK = "*"  # write_analysis marks a cut node's label so: (NP* (DT the) (NN dog))
 
 
@@ -103,6 +104,9 @@ class PtsgModel(ModelBase):
         Horizontal Markovisation order of the binarisation (None: none).
     rare : int
         Words seen fewer times are mapped to unknown-word classes (1: none).
+    held_out : float
+        The share of the trees, the last ones, kept out of the model: the measures parse their
+        sentences with the sampled grammar (fn. 6) and score them (0: no measures).
     """
 
     name = "ptsg"
@@ -122,24 +126,28 @@ class PtsgModel(ModelBase):
                "horizontal Markovisation order of the binarisation (0, 1, 2, …)", 0, 100),
         Option("rare", "--rare", int, 2,
                "words seen fewer times become unknown-word classes (1: none)", 1, 1000),
+        Option("held_out", "--held-out", float, 0.0,
+               "the share of the trees (the last ones) held out: the sampled grammar parses "
+               "them for F1 (0: none)", 0.0, 0.5),
     )
     needs_data = True
     display = "trees"  # its kind of data (datasets/trees.py, ui/kinds/trees.py)
-    trace_labels = {"fragments": "fragments in use", "mean_size": "mean fragment size (rules)"}
+    trace_labels = {"f1": f"held-out bracket F1 (≤ {MAX_LENGTH} words)",
+                    "fragments": "fragments in use", "mean_size": "mean fragment size (rules)"}
     loglik_label = "log p(fragments)"
     order = 3
     state_class = kernels.PtsgState
     kernel_modules = (kernels,)
 
     @classmethod
-    def build(cls, path=None, alpha=ALPHA, stop=0.5, markov=1, rare=2):
+    def build(cls, path=None, **options):
         """The model of a Penn treebank file, or of the built-in treebank when path is None."""
         corpus = treebank.builtin() if path is None else treebank.read_file(path)
-        return cls.from_corpus(corpus, alpha=alpha, stop=stop, markov=markov, rare=rare)
+        return cls.from_corpus(corpus, **options)
 
     @classmethod
-    def from_corpus(cls, corpus, alpha=ALPHA, stop=0.5, markov=1, rare=2):
-        return cls(corpus.trees, alpha=alpha, stop=stop, markov=markov, rare=rare)
+    def from_corpus(cls, corpus, **options):
+        return cls(corpus.trees, **options)
 
     @classmethod
     def tiny(cls):
@@ -148,9 +156,10 @@ class PtsgModel(ModelBase):
                     ("ROOT", ("S", ("NP", ("DT", "a"), ("NN", "dog")),
                               ("VP", ("VBZ", "sleeps"))))], rare=1)
 
-    def __init__(self, trees, alpha=ALPHA, stop=0.5, markov=1, rare=2):
+    def __init__(self, trees, alpha=ALPHA, stop=0.5, markov=1, rare=2, held_out=0.0):
         if not trees:
             raise ValueError("the treebank has no tree")
+        trees, self.held_out = held_out_split(trees, held_out)
         for name, value, low, high in (("α", alpha, 0.0, math.inf), ("s", stop, 0.0, 1.0)):
             if not (math.isfinite(value) and low < value < high):
                 raise ValueError(f"{name} must be a number in ({low:g}, {high:g}) (got {value})")
@@ -281,7 +290,22 @@ class PtsgModel(ModelBase):
                 "n_root": state.n_root.copy()}
 
     def measures(self, state):
-        return {}
+        """The held-out sentences' bracket F1 under the sampled grammar ({} when none is held
+        out)."""
+        if not self.held_out:
+            return {}
+        return {"f1": self.parse_held_out(state)[1]["f1"]}
+
+    def parse_held_out(self, state):
+        """Parse the held-out sentences of at most ``MAX_LENGTH`` words with the posterior-mean
+        grammar of ``state`` (fn. 6): (parses, EVALB's scores, the gold trees parsed), the
+        parses debinarised, in the held-out trees' order."""
+        from engine import evalb
+        from engine.models.ptsg.grammar import posterior_grammar
+        from engine.parsing.pipeline import Trained, parse_sentences
+        trained = Trained(posterior_grammar(self, state), self.vocabulary, treebank.debinarise)
+        parses, kept, _ = parse_sentences(trained, self.held_out, MAX_LENGTH)
+        return parses, evalb.score(kept, parses), kept
 
     def scalars(self, state):
         fragments = int(state.n_root.sum())
@@ -374,6 +398,25 @@ class PtsgModel(ModelBase):
         table = pd.DataFrame(rows, columns=["root", "fragment", "count", "probability"])
         return table.sort_values(["root", "count", "fragment"], ascending=[True, False, True],
                                  ignore_index=True)
+
+
+def held_out_split(trees, share):
+    """(the trees the model learns from, the ``share`` of them held out for parsing), the
+    held-out ones spread evenly through the treebank (a treebank written construction by
+    construction keeps each construction on both sides); at least one of each when ``share`` > 0.
+    """
+    if not 0.0 <= share <= 0.5:
+        raise ValueError(f"the held-out share must be between 0 and 0.5 (got {share})")
+    if share == 0.0:
+        return tuple(trees), ()
+    if len(trees) < 2:
+        raise ValueError("holding trees out needs at least two trees: give more, or hold out 0")
+    # tree i is held out when the running count of held-out trees, share × (i + 1), passes a
+    # whole number there: every (1 / share)-th tree, the last one first
+    out = [math.floor(share * (i + 1)) > math.floor(share * i) for i in range(len(trees))]
+    out[-1] = out[-1] or not any(out)
+    return (tuple(t for t, o in zip(trees, out) if not o),
+            tuple(t for t, o in zip(trees, out) if o))
 
 
 def unmarked(tree, cuts):
