@@ -34,7 +34,8 @@ def add_sampling_arguments(parser, sweeps_required, model=None):
                                 if sweeps_required else ""))
     parser.add_argument("--eta", type=float_in(0.0, 1.0), default=None,
                         help="initialisation (Liang et al. §5.2): each site starts a boundary "
-                             "(segmentation) or a token in state 1 (HMM) with probability η; "
+                             "(segmentation), a token in state 1 (HMM) or a fragment's root "
+                             "(PTSG) with probability η; "
                              "default: the model's")
 
 
@@ -50,6 +51,8 @@ def add_run_parser(commands, model):
     add_output(parser, "--samples", help="file for every site's value after each sweep, a line "
                                          "per sweep")
     add_output(parser, "--output", help="file for the final analysis in the model's format")
+    for output in getattr(model, "outputs", ()):
+        add_output(parser, output.flag, help=output.help)
 
 
 def run_chain(args):
@@ -63,9 +66,14 @@ def run_chain(args):
             if samples:
                 samples.write(" ".join(map(str, model.values(chain.state))) + "\n")
     write_trace(chain.trace_frame(), args.trace)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as out:
-            out.write(model.write_analysis(chain.state))
+    written = {args.output: model.write_analysis} if args.output else {}
+    for output in model.outputs:
+        path = getattr(args, output.flag.lstrip("-").replace("-", "_"))
+        if path:
+            written[path] = getattr(model, output.method)
+    for path, write in written.items():
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(write(chain.state))
 
 
 def write_trace(frame, out):

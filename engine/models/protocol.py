@@ -62,6 +62,21 @@ class Option:
         return value
 
 
+@dataclass(frozen=True)
+class Output:
+    """A file of a model's own that ``run`` can write beside the final analysis (the PTSG's
+    fragment lexicon): the command line makes a flag of it.
+
+    flag : the command-line flag (``--fragments``)
+    help : one line for --help
+    method : the name of the model's method ``(state) -> str`` that writes the file's text
+    """
+
+    flag: str
+    help: str
+    method: str
+
+
 class SiteView(NamedTuple):
     """How a page names a site's type and its values.
 
@@ -323,6 +338,7 @@ class ModelBase:
     populations = ()  # a model claiming Population lists its population samplers
     particle_options = ()
     notes = ()  # what reading the corpus left out, for the user: nothing until build says
+    outputs = ()  # the model's own files ``run`` can write (Output), beyond the analysis
 
     def formulas(self):
         """No equations shown."""

@@ -17,8 +17,8 @@ from datasets import trees as treebank
 from engine.core.state import clone
 from engine.parsing.pcfg import tag_lexicon
 from engine.models.ptsg import kernels
-from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Presentation,
-                                    SiteView)
+from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Output,
+                                    Presentation, SiteView)
 from engine.models.registry import register
 
 # α: on GUM's training trees, TYPE's 100 sweeps parse the dev sentences at F1 0.732 with α = 10
@@ -127,9 +127,12 @@ class PtsgModel(ModelBase):
         Option("rare", "--rare", int, 2,
                "words seen fewer times become unknown-word classes (1: none)", 1, 1000),
         Option("held_out", "--held-out", float, 0.0,
-               "the share of the trees (the last ones) held out: the sampled grammar parses "
+               "the share of the trees held out (spread evenly): the sampled grammar parses "
                "them for F1 (0: none)", 0.0, 0.5),
     )
+    outputs = (Output("--fragments", "file for the sampled fragments: per root label, largest "
+                      "count first, one per line: root, count, posterior probability and the "
+                      "fragment in brackets, tab-separated", "write_fragments"),)
     needs_data = True
     display = "trees"  # its kind of data (datasets/trees.py, ui/kinds/trees.py)
     trace_labels = {"f1": f"held-out bracket F1 (≤ {MAX_LENGTH} words)",
@@ -398,6 +401,15 @@ class PtsgModel(ModelBase):
         table = pd.DataFrame(rows, columns=["root", "fragment", "count", "probability"])
         return table.sort_values(["root", "count", "fragment"], ascending=[True, False, True],
                                  ignore_index=True)
+
+    def write_fragments(self, state):
+        """``fragment_table`` as text: a header line, then one fragment per line."""
+        table = self.fragment_table(state)
+        lines = ["# root\tcount\tprobability\tfragment (binarised trees; a bare label is a "
+                 "frontier, rare words are their unknown-word classes)"]
+        lines += [f"{row.root}\t{row.count}\t{row.probability:.6g}\t{row.fragment}"
+                  for row in table.itertuples()]
+        return "\n".join(lines) + "\n"
 
 
 def held_out_split(trees, share):
