@@ -9,3 +9,12 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDER = Path(os.environ.get("TYPEBLOCKS_DATA") or ROOT.parent / "shared" / "data")
 BR_PHONO = FOLDER / "br-phono.txt"
 EWT_DEV = FOLDER / "en_ewt-ud-dev.conllu"
+GUM_CONST = FOLDER / "gum-const"  # GUM's constituency trees, one .ptb file per document
+
+
+def gum_split(part):
+    """The GUM .ptb files of one part of ``SPLITS.tsv`` ("train", "dev" or "test"), sorted;
+    a document the split names but the folder lacks is left out."""
+    rows = (line.split("\t") for line in (GUM_CONST / "SPLITS.tsv").read_text().splitlines())
+    names = sorted(name for where, name in rows if where == part)
+    return [path for path in (GUM_CONST / f"{name}.ptb" for name in names) if path.exists()]

@@ -106,3 +106,43 @@ def test_the_held_out_measure_is_evalbs_f1_of_the_sampled_grammars_parses():
     assert kept == [DOG] and parses == [DOG]
     assert model.measures(state) == {"f1": evalb.score(kept, parses)["f1"]} == {"f1": 1.0}
     assert PtsgModel([DOG, SHORT], rare=1).measures(state) == {}
+
+
+def test_a_derivation_outlines_the_fragments_it_was_built_from():
+    """With α tiny the base's rules weigh nothing, so the most probable derivation of a
+    sentence learnt once is the sample's own fragmentation of its tree (each label of DOG
+    occurs once, so no other combination of its fragments derives it): ``derivation`` gives
+    that tree and, in preorder, the state's cuts (the root cut too)."""
+    from engine.models.ptsg.grammar import derivation, derivation_parser
+    model = PtsgModel([DOG], alpha=1e-6, stop=STOP, rare=1)
+    tree, start = model.trees[0], model.packed.tree_start
+    rng = make_rng(3)
+    for _ in range(5):
+        state = model.state_from_values((rng.random(model.n_sites) < 0.5).astype(np.uint8))
+        grammar = posterior_grammar(model, state)
+        parse, _ = derivation_parser(grammar).parse(list(leaves(tree)))
+        assert any(BASE_MARK in symbol or "#" in symbol for symbol in flat_symbols(parse)) \
+            or state.cut.all()
+        plain, cut = derivation(parse, grammar)
+        assert plain == tree
+        assert cut.tolist() == state.cut[start[0]:start[1]].tolist()
+
+
+def test_a_derivation_reads_labels_from_the_grammar_not_their_spelling():
+    """The Penn tags `''` and `#` end in or hold the marks of base and inner symbols; each
+    preterminal of a whole-tree fragment is still read as inside it."""
+    from engine.models.ptsg.grammar import derivation, derivation_parser
+    quoted = ("ROOT", ("S", ("NP", ("#", "#"), ("CD", "5")), ("VP", ("VBZ", "sells"),
+                                                              ("''", "''"))))
+    model = PtsgModel([quoted], alpha=1e-6, stop=STOP, rare=1)
+    state = model.new_state(make_rng(0), eta=0.0)  # the whole tree one fragment
+    grammar = posterior_grammar(model, state)
+    plain, cut = derivation(derivation_parser(grammar).parse(list(leaves(quoted)))[0], grammar)
+    assert plain == model.trees[0] and cut.tolist() == [1] + [0] * (len(cut) - 1)
+
+
+def flat_symbols(tree):
+    """Every node's symbol of a tree, in preorder."""
+    if isinstance(tree[1], str):
+        return [tree[0]]
+    return [tree[0], *flat_symbols(tree[1]), *flat_symbols(tree[2])]

@@ -18,6 +18,8 @@ parser finds the most probable derivation, not the most probable tree).
 import math
 from collections import defaultdict
 
+import numpy as np
+
 from engine.parsing.pcfg import grammar_from_rules
 
 BASE_MARK = "'"  # X' : X inside a fragment drawn from the base
@@ -105,3 +107,50 @@ def train(trees, markov=1, sampler="type", iters=100, seed=0, eta=1.0, **prior):
     for _ in range(iters):
         chain.sweep(rng, state)
     return model, state, posterior_grammar(model, state)
+
+
+def derivation_parser(grammar):
+    """A ``Parser`` of ``grammar`` whose parses name every node by its symbol (``X``, ``X'``,
+    ``X#k``), not its label: the derivation, which ``derivation`` reads."""
+    from engine.parsing.cky import Parser
+    return Parser(grammar._replace(labels=grammar.symbols))
+
+
+def derivation(parse, grammar):
+    """A parse of ``derivation_parser(grammar)`` as the binarised tree it derives and where
+    its fragments start.
+
+    A node whose symbol is a label's own DP symbol (``X``) roots a fragment; ``X#k`` (inside a
+    seen fragment) and ``X'`` (inside a fragment drawn from the base) do not. The grammar's
+    labels decide, not the symbol's spelling: Penn tags such as ``''`` and ``#`` end or
+    contain the marks themselves.
+
+    Parameters
+    ----------
+    parse : tuple
+        A binarised tree in the grammar's symbols, ``(symbol, left, right)`` or
+        ``(symbol, word)``.
+    grammar : Grammar
+        The grammar parsed with (``posterior_grammar``'s).
+
+    Returns
+    -------
+    tree : tuple
+        The same tree in plain labels (as ``Parser.parse`` writes it).
+    cut : uint8[n_nodes]
+        1 where the node, in preorder, roots a fragment (``PtsgState.cut``'s meaning; the
+        root always does).
+    """
+    label_of = dict(zip(grammar.symbols, grammar.labels))
+    cut = []
+
+    def plain(node):
+        symbol = node[0]
+        label = label_of[symbol]
+        cut.append(label == symbol)
+        if isinstance(node[1], str):
+            return (label, node[1])
+        return (label, plain(node[1]), plain(node[2]))
+
+    tree = plain(parse)
+    return tree, np.array(cut, dtype=np.uint8)

@@ -1,0 +1,94 @@
+"""Issue 26's figures: the tree-substitution grammar on GUM's trees (train: 3,601 trees).
+
+Sweep times of TOKEN and TYPE; parsing GUM dev (≤ 40 words) with the PCFG baselines and the
+grammar of a TYPE sample (Liang et al. fn. 6), EVALB F1; TYPE against TOKEN at equal engine time
+from η = 1 (Fig. 5c) and the η sweep (Fig. 5f).
+"""
+import sys
+
+from benchmarks.common import Row, equal_time_race, median_seconds, ratio_row
+from datasets.trees import read_file
+from engine.core.rng import make_rng
+from engine.models.ptsg.model import PtsgModel
+from engine.parsing.pipeline import evaluate
+from engine.samplers import make_sampler
+from tests.corpora import GUM_CONST, gum_split
+
+CHECKPOINTS = (10.0, 30.0, 100.0, 300.0)  # engine seconds (Fig. 5c)
+ETAS = (0.1, 0.5, 1.0)  # Fig. 5f's initialisations
+ETA_SECONDS = 60.0
+PTSG_SWEEPS = 100  # the TYPE sample whose grammar parses dev (α = 10: docs/benchmarks.md)
+
+
+def treebank(part):
+    return [tree for path in gum_split(part) for tree in read_file(path).trees]
+
+
+def sweep_time(model, name, eta, target):
+    """Median sweep time of sweeps 11–30 from η (the first sweeps from η = 1 do more work)."""
+    rng = make_rng(1)
+    state = model.new_state(rng, eta=eta)
+    sampler = make_sampler(name)
+    seconds = median_seconds(lambda: sampler.sweep(rng, state), repeats=20, warmup=10)
+    return Row(f"{name.upper()} sweep, GUM train", seconds * 1e3, target, "ms",
+               f"median of sweeps 11–30 from η = {eta}; {model.n_sites:,} sites, "
+               f"{len(model.trees):,} trees")
+
+
+def parsing(train, dev):
+    """F1 on GUM dev (≤ 40 words) of the PCFG, the parent-annotated PCFG and the PTSG."""
+    scores, rows = {}, []
+    for kind, settings in (("pcfg", {}), ("pcfg-parent", {}),
+                           ("ptsg", dict(sampler="type", iters=PTSG_SWEEPS, seed=0))):
+        _, scores[kind] = evaluate(kind, train, dev, 40, **settings)
+        print(f"  {kind}: {scores[kind]}", file=sys.stderr)
+    plain, parent, ptsg = (scores[k] for k in ("pcfg", "pcfg-parent", "ptsg"))
+    how = f"GUM dev, {plain['sentences']} sentences of ≤ 40 words, from words; EVALB COLLINS.prm"
+    rows += [Row("Parsing GUM dev with the PTSG's grammar", ptsg["seconds"], 60.0, "s",
+                 f"{ptsg['sentences']} sentences, Viterbi CKY (kernel loaded beforehand)"),
+             Row("F1, PCFG", plain["f1"] * 100, None, "", how),
+             Row("F1, parent-annotated PCFG", parent["f1"] * 100, None, "", how),
+             Row("F1, PTSG (TYPE sample)", ptsg["f1"] * 100, 70.0, "",
+                 f"{PTSG_SWEEPS} TYPE sweeps from η = 1, seed 0, α = 10; {how}", higher=True),
+             Row("F1, PTSG − PCFG", (ptsg["f1"] - plain["f1"]) * 100, 3.0, "points", how,
+                 higher=True)]
+    return rows
+
+
+def race(model, eta, checkpoints):
+    reached = equal_time_race(model, checkpoints, eta=eta)
+    gaps = {c: reached["type"][c][0] - reached["token"][c][0] for c in checkpoints}
+    for c in checkpoints:
+        (lt, _, st), (ly, _, sy) = reached["token"][c], reached["type"][c]
+        print(f"  η = {eta}, {c:>5g} s: TOKEN {lt:,.0f} ({st} sweeps), TYPE {ly:,.0f} "
+              f"({sy} sweeps)", file=sys.stderr)
+    return reached, gaps
+
+
+def figure_5c(model):
+    reached, gaps = race(model, 1.0, CHECKPOINTS)
+    table = "; ".join(f"{c:g} s: TYPE {reached['type'][c][0]:,.0f} ({reached['type'][c][2]} "
+                      f"sweeps) vs TOKEN {reached['token'][c][0]:,.0f} "
+                      f"({reached['token'][c][2]})" for c in CHECKPOINTS)
+    return Row("TYPE − TOKEN log-prob at equal engine time, η = 1 (smallest gap)",
+               min(gaps.values()), 0.0, "", f"Fig. 5c, GUM train; {table}", higher=True)
+
+
+def figure_5f(model):
+    gaps = {eta: race(model, eta, (ETA_SECONDS,))[1][ETA_SECONDS] for eta in ETAS}
+    table = "; ".join(f"η = {eta:g}: {gap:+,.0f}" for eta, gap in gaps.items())
+    growing = all(gaps[a] < gaps[b] for a, b in zip(ETAS, ETAS[1:]))
+    return Row("TYPE's lead grows with η (1 = yes)", float(growing), 1.0, "",
+               f"Fig. 5f: TYPE − TOKEN log-prob after {ETA_SECONDS:g} engine s from the same "
+               f"start; {table}", higher=True)
+
+
+def rows():
+    if not (GUM_CONST / "SPLITS.tsv").exists():
+        print(f"skipping the PTSG benchmarks: {GUM_CONST} is missing", file=sys.stderr)
+        return []
+    train, dev = treebank("train"), treebank("dev")
+    model = PtsgModel(train)
+    token, type_ = sweep_time(model, "token", 1.0, 60.0), sweep_time(model, "type", 1.0, None)
+    return [token, type_, ratio_row(type_, token, 4.0, "GUM train"), *parsing(train, dev),
+            figure_5c(model), figure_5f(model)]
