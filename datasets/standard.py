@@ -74,6 +74,33 @@ CORPORA = (
 )
 
 
+# GUM's own partition into train, dev and test documents (two of each genre in dev and in
+# test; its README lists them), for the genres the standard corpus holds; every other document
+# is train. Liang et al. trained on WSJ §2–21 and tested on §23: GUM is the public stand-in.
+GUM_PARTS = {
+    "dev": ("academic_exposure", "academic_librarians", "bio_byron", "bio_emperor", "court_loan",
+            "court_negligence", "interview_cyclone", "interview_gaming", "news_homeopathic",
+            "news_iodine", "voyage_athens", "voyage_coron"),
+    "test": ("academic_discrimination", "academic_eegimaa", "bio_dvorak", "bio_jespersen",
+             "court_insanity", "court_mitigation", "interview_hill", "interview_libertarian",
+             "news_nasa", "news_sensitive", "voyage_oakland", "voyage_vavau"),
+}
+
+
+def gum_files(folder, part):
+    """The GUM .ptb files of ``part`` ("train", "dev" or "test") in ``folder``, sorted; a
+    CorpusError when the folder holds no GUM file."""
+    from datasets.errors import CorpusError
+    every = sorted(Path(folder).glob("GUM_*.ptb"))
+    if not every:
+        raise CorpusError(f"{folder} holds no GUM_*.ptb file: download GUM's const/ folder "
+                          "there (python -m engine corpora list says from where)")
+    held = {f"GUM_{name}.ptb" for names in GUM_PARTS.values() for name in names}
+    if part == "train":
+        return [path for path in every if path.name not in held]
+    return [path for path in every if path.name[4:-4] in GUM_PARTS[part]]
+
+
 def checksums():
     """{path in the data folder: SHA-256 in hex} of every standard file."""
     pairs = (line.split(maxsplit=1) for line in CHECKSUMS.read_text("utf-8").splitlines()

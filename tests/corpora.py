@@ -13,8 +13,6 @@ GUM_CONST = FOLDER / "gum-const"  # GUM's constituency trees, one .ptb file per 
 
 
 def gum_split(part):
-    """The GUM .ptb files of one part of ``SPLITS.tsv`` ("train", "dev" or "test"), sorted;
-    a document the split names but the folder lacks is left out."""
-    rows = (line.split("\t") for line in (GUM_CONST / "SPLITS.tsv").read_text().splitlines())
-    names = sorted(name for where, name in rows if where == part)
-    return [path for path in (GUM_CONST / f"{name}.ptb" for name in names) if path.exists()]
+    """The GUM .ptb files of one part of GUM's partition ("train", "dev" or "test"), sorted."""
+    from datasets.standard import gum_files
+    return gum_files(GUM_CONST, part)

@@ -4,6 +4,7 @@ one published.
 
     python -m engine corpora list
     python -m engine corpora check FILE [FILE …]
+    python -m engine corpora gum {train,dev,test} FOLDER
 
 ``check`` prints a line per file — which corpus's file it is and whether it matches its
 published SHA-256 — and exits with status 1 when any does not (as ``sha256sum -c`` does).
@@ -18,17 +19,24 @@ def add_corpora_parser(commands, model):
     """The ``corpora`` subcommand (``model`` is unused: it takes no --model)."""
     parser = commands.add_parser("corpora", help="the standard corpora: where to get them, "
                                                  "and check a downloaded file")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="{list,check}")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="{list,check,gum}")
     actions.add_parser("list", help="every standard corpus: source, version, licence, files")
     checking = actions.add_parser("check", help="tell which standard file FILE is and whether "
                                                 "it matches the published one (SHA-256)")
     checking.add_argument("files", nargs="+", metavar="FILE")
+    gum = actions.add_parser("gum", help="the GUM tree files of one part of GUM's own "
+                                         "partition, one per line (for parse's --train/--test)")
+    gum.add_argument("part", choices=("train", "dev", "test"))
+    gum.add_argument("folder", help="the folder holding GUM's GUM_*.ptb files")
 
 
 def run_corpora(args):
     """The corpora command; its exit status (1: a checked file does not match)."""
     if args.action == "list":
         list_corpora()
+        return 0
+    if args.action == "gum":
+        print("\n".join(str(path) for path in standard.gum_files(args.folder, args.part)))
         return 0
     matched = True
     for path in args.files:

@@ -91,3 +91,18 @@ def test_bench_times_the_ptsg_samplers():
     assert (timing["model"], timing["sampler"], timing["sweeps"]) == ("ptsg", "type", 3)
     assert timing["sites"] == PtsgModel.build(None).n_sites
     assert 0 < timing["min_ms"] <= timing["median_ms"] <= timing["max_ms"]
+
+
+def test_corpora_gum_lists_gums_own_partition(tmp_path):
+    from tests.corpora import GUM_CONST
+    empty = engine("corpora", "gum", "dev", tmp_path)
+    assert empty.returncode == 2 and "holds no GUM_*.ptb file" in empty.stderr
+    if not (GUM_CONST / "SPLITS.tsv").exists():
+        pytest.skip(f"the GUM trees are not in {GUM_CONST} (README, Standard corpora)")
+    # the data folder's own note of the split agrees with the partition the project carries
+    rows = [line.split("\t") for line in (GUM_CONST / "SPLITS.tsv").read_text().splitlines()]
+    for part in ("train", "dev", "test"):
+        listed = engine("corpora", "gum", part, GUM_CONST).stdout.split()
+        expected = sorted(str(GUM_CONST / f"{name}.ptb") for where, name in rows
+                          if where == part and (GUM_CONST / f"{name}.ptb").exists())
+        assert listed == expected and len(listed) == {"train": 83, "dev": 12, "test": 12}[part]
