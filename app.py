@@ -20,6 +20,7 @@ st.navigation([
     st.Page("pages/tag_trajectories.py", title="HMM tag trajectories", icon=":material/label:"),
     st.Page("pages/hmm_estimators.py", title="HMM estimators", icon=":material/compare_arrows:"),
     st.Page("pages/restaurants.py", title="Restaurants", icon=":material/restaurant:"),
+    st.Page("pages/tree_fragments.py", title="Tree fragments", icon=":material/account_tree:"),
     st.Page("pages/particle_filter.py", title="Particle filter", icon=":material/scatter_plot:"),
     st.Page("pages/sampler_race.py", title="Sampler race", icon=":material/monitoring:"),
     st.Page("pages/side_by_side.py", title="Side by side", icon=":material/splitscreen:"),

@@ -6,6 +6,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from engine.core.rng import make_rng
+from engine.run import warm
 from engine.samplers import make_sampler
 
 
@@ -75,6 +76,7 @@ def chase(model, name, checkpoints, measure, seed, eta):
     """One chain of ``name`` from the η start of ``seed``, swept until each checkpoint of engine
     seconds (sweep time only: scoring in between is not counted); returns
     {checkpoint: (log-prob, the measure or None, sweeps)}."""
+    warm(model, name)  # kernels loaded (or compiled) first: never counted as engine time
     rng = make_rng(seed)
     state = model.new_state(rng, eta=eta)
     sampler = make_sampler(name)

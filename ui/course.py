@@ -83,6 +83,17 @@ LESSONS = (
            "pick: the expected number of tables against word frequency, Antoniak's and GGJ06's "
            "approximations, and why the bigram segmentation model must count its tables.",
            ("Word segmentation",)),
+    Lesson("pages/tree_fragments.py", "Tree fragments", ":material/account_tree:",
+           "Carry types and blocks over to trees: a Dirichlet process per nonterminal over "
+           "tree fragments, where one TYPE move makes or unmakes a fragment everywhere, and "
+           "what the learned fragments are worth for parsing.",
+           "Liang et al.'s third model, a tree-substitution grammar learned from a treebank "
+           "(built in, or your Penn trees): TOKEN, TYPE, TOKEN-anneal and TYPE-greedy race "
+           "from the same cuts, with log p(fragments) and held-out bracket F1 against engine "
+           "time (Fig. 5c), the trees drawn cut into their fragments, the fragment lexicon "
+           "per nonterminal, and held-out sentences parsed by the sampled grammar beside the "
+           "PCFG baselines.",
+           ("Word segmentation", "Restaurants")),
     Lesson("pages/particle_filter.py", "Particle filter", ":material/scatter_plot:",
            "Learn segmentation online: watch weights degenerate, resampling merge the "
            "genealogy, Ẑ estimate the corpus's probability, and rejuvenation repair early "

@@ -19,7 +19,8 @@ from ui.settings import slug
 PREFIXES = {"pages/toy_posterior.py": "toy", "pages/type_blocks.py": "tb",
             "pages/word_segmentation.py": "seg", "pages/tag_trajectories.py": "hmm",
             "pages/hmm_estimators.py": "gj", "pages/restaurants.py": "rest",
-            "pages/particle_filter.py": "pf", "pages/sampler_race.py": "race"}
+            "pages/particle_filter.py": "pf", "pages/sampler_race.py": "race",
+            "pages/tree_fragments.py": "tf"}
 
 
 def drawn_links(at):
@@ -189,6 +190,31 @@ def test_word_segmentation_exercises(open_page):
     assert race.runs["type"].sweeps_done == 100
     assert round(last(race, "type", "token_f"), 2) == 0.52
     assert round(last(race, "type", "loglik")) == -11925
+
+
+def test_tree_fragments_exercises(open_page):
+    greedy_from_one, f1 = open_exercises(open_page, "pages/tree_fragments.py")
+    race = played(greedy_from_one, "tf")
+    greedy = column(race, "greedy", "loglik")
+    assert (greedy[5:] == greedy[-1]).all() and not (greedy[4:] == greedy[-1]).all()
+    assert round(greedy[-1]) == -1690
+    assert round(last(race, "type", "loglik")) == -1817
+    assert round(last(race, "token", "loglik")) == -1868
+    assert [last(race, name, "fragments") for name in ("greedy", "type")] == [629, 491]
+    assert [round(last(race, name, "mean_size"), 2) for name in ("greedy", "type")] == [1.56, 2.0]
+    race = played(f1, "tf")
+    assert round(column(race, "type", "f1")[0], 3) == 0.780
+    assert round(last(race, "type", "f1"), 3) == 0.754
+    assert round(last(race, "token", "f1"), 3) == 0.714
+    assert last(race, "type", "loglik") > last(race, "token", "loglik")
+    model = race.runs["type"].model
+    assert (len(model.trees), len(model.held_out)) == (72, 18)
+    _, scores, _ = model.parse_held_out(race.runs["type"].state)
+    assert scores["gold"] == 99
+    shown = {m.label: m.value for m in f1.metric}
+    assert (shown["PCFG"], shown["Parent-annotated PCFG"]) == ("0.743", "0.643")
+    for name in ("type", "token"):
+        assert column(race, name, "f1").min() > 0.643
 
 
 def test_hmm_estimators_exercises(open_page):

@@ -11,7 +11,8 @@ from engine.cli.race_plots import EXACT_COLOUR, render
 from ui.charts import TITLE_CHARS
 
 RACE_PAGES = {"pages/toy_posterior.py": "toy", "pages/word_segmentation.py": "seg",
-              "pages/tag_trajectories.py": "hmm", "pages/hmm_estimators.py": "gj"}
+              "pages/tag_trajectories.py": "hmm", "pages/hmm_estimators.py": "gj",
+              "pages/tree_fragments.py": "tf"}
 LESSONS = (*RACE_PAGES, "pages/restaurants.py", "pages/type_blocks.py")
 
 

@@ -79,6 +79,23 @@ def seg_bigram_anneal(race):
     assert last(race, "anneal", "token_f") > last(race, "token", "token_f") + 0.1
 
 
+def tf_type_climbs(race):
+    lead = column(race, "type", "loglik") - column(race, "token", "loglik")
+    assert (lead[5:21] > 0).all()  # from pass 5 to the end (20), at every pass
+
+
+def tf_anneal(race):
+    anneal, token, type_ = (column(race, name, "loglik") for name in ("anneal", "token", "type"))
+    assert anneal[25] < min(token[25], type_[25]) - 100  # hot: far below both
+    assert abs(anneal[-1] - token[-1]) < 80  # cool (from pass 50): level with TOKEN
+
+
+def tf_greedy_sticks(race):
+    greedy = column(race, "greedy", "loglik")
+    assert (greedy[50:] == greedy[-1]).all()  # frozen
+    assert greedy[-1] < last(race, "type") - 100 and greedy[-1] < last(race, "token")
+
+
 def table_sizes(arrivals):
     return sorted((len(customers) for _, customers in arrivals.table_list()), reverse=True)
 
@@ -225,6 +242,11 @@ RACES = [
      "TYPE + TOKEN on the HMM: best of both, none mixed (α′ = 0.0001)", race_mixture),
     ("pages/sampler_race.py", "race",
      "Word segmentation: none of five samplers mixes in 2,000 passes", race_none_mixes),
+    ("pages/tree_fragments.py", "tf", "From η = 1, TYPE climbs ahead of TOKEN", tf_type_climbs),
+    ("pages/tree_fragments.py", "tf", "TOKEN-anneal: far below while hot, level once cool",
+     tf_anneal),
+    ("pages/tree_fragments.py", "tf", "From η = 0, TYPE-greedy sticks far below TYPE",
+     tf_greedy_sticks),
     ("pages/particle_filter.py", "pf", "N = 1 collapses: one particle is DPS", pf_one_collapses),
     ("pages/particle_filter.py", "pf", "Resampling only at ESS ≤ 1: one particle takes all the "
      "weight", pf_weights_degenerate),

@@ -33,6 +33,11 @@ PAGES = [
         ("radio", "race_starts", "spread"), ("number_input", "race_passes", 100),
         ("number_input", "race_usm_alpha0", 5.0), ("select_slider", "race_speed", 20),
     ], "race_step"),
+    ("pages/tree_fragments.py", "tf", [
+        ("number_input", "tf_seed", 6), ("number_input", "tf_passes", 30),
+        ("multiselect", "tf_samplers", ["token", "greedy"]), ("checkbox", "tf_skip", False),
+        ("number_input", "tf_alpha", 2.5), ("select_slider", "tf_speed", 20),
+    ], "tf_step"),
 ]
 IDS = [page.split("/")[1].removesuffix(".py") for page, *_ in PAGES]
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from ui.settings import PRESET, slug
 
 PAGES = ["toy_posterior", "type_blocks", "word_segmentation", "tag_trajectories",
-         "hmm_estimators", "restaurants", "particle_filter", "sampler_race"]
+         "hmm_estimators", "restaurants", "particle_filter", "sampler_race", "tree_fragments"]
 
 # What each kind of widget shows, keyed by its kind and label: read from the DOM, so a value
 # the server holds but the browser does not show is caught.

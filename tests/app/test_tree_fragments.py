@@ -1,0 +1,87 @@
+"""The Tree fragments page through AppTest: the race of the PTSG's four samplers with held-out
+F1 and the PCFG baselines, its controls, the trees, lexicon and parses of the sampler shown,
+eq. 4 with the run's numbers, and an upload's errors. One opened page serves several checks:
+each open costs seconds."""
+import math
+import re
+
+import numpy as np
+import pytest
+
+from engine.models.ptsg.model import held_out_split
+from engine.parsing.pipeline import evaluate
+from engine.samplers.token import token_conditional
+
+PAGE = "pages/tree_fragments.py"
+NAMES = ["TOKEN", "TYPE", "TOKEN-anneal", "TYPE-greedy"]
+GOOD = b"".join(b"(ROOT (S (NP (DT the) (NN %s)) (VP (VBZ barks))))\n" % word
+                for word in (b"dog", b"cat", b"fox", b"dog", b"cat"))
+BAD = b"(ROOT (S (NP (DT the) (NN dog)) (VP (VBZ barks))))\n(ROOT (S (NP (DT a) (NN cat))\n"
+
+
+def passes(at):
+    return [int(re.search(r"pass ([\d,]+)", m.label).group(1).replace(",", ""))
+            for m in at.metric if " · pass" in m.label]
+
+
+def html(at):
+    return "".join(m.value for m in at.markdown if "<svg" in m.value)
+
+
+def test_the_race_steps_plays_and_shows_trees_lexicon_parses_and_f1(open_page):
+    at = open_page(PAGE)
+    assert [m.label.split(" ·")[0] for m in at.metric][:4] == NAMES
+    assert passes(at) == [0] * 4 and not at.error
+    race = at.session_state.tf_race
+    model = race.runs["type"].model
+    assert (len(model.trees), len(model.held_out)) == (72, 18)  # held_out 0.2 by default
+    assert len(at.get("vega_lite_chart")) == 2  # log p and F1, drawn at pass 0
+    # F1 of the shown sampler against both baselines, computed on the same split
+    shown = {m.label: m.value for m in at.metric}
+    train, test = held_out_split(at.session_state.tf_corpus.trees, 0.2)
+    assert shown["PCFG"] == f"{evaluate('pcfg', train, test)[1]['f1']:.3f}"
+    assert shown["TYPE's grammar"] == f"{race.runs['type'].trace[-1]['f1']:.3f}"
+    at.button(key="tf_step").click().run()
+    assert passes(at) == [1] * 4
+    # eq. 4 written with the run's numbers is TOKEN's own conditional at the site it names
+    packed, state = model.packed, race.runs["type"].state
+    node = next(n for n in range(1, packed.tree_start[1]) if packed.left[n] >= 0)
+    log_p, _ = token_conditional(np.random.default_rng(0), model.clone_state(state),
+                                 int(packed.node_site[node]))
+    worked = next(x.value for x in at.latex if r"\Rightarrow" in x.value)
+    assert f"= {math.exp(log_p[1]):.4f}" in worked
+    for run in race.runs.values():
+        assert run.trace[-1]["loglik"] == pytest.approx(run.model.loglik_running(run.state))
+    # three training trees and three held-out parses, each drawn with its fragments
+    assert html(at).count("<svg") >= 6 and "Held-out sentence 1: parsed with" in html(at)
+    lexicon = at.dataframe[0].value
+    assert list(lexicon.columns) == ["root", "fragment", "count", "probability"]
+    assert lexicon["count"].sum() == race.runs["type"].trace[-1]["fragments"]
+    assert (np.diff(lexicon["count"].to_numpy()) <= 0).all()  # largest first
+    at.selectbox(key="tf_root").set_value("NP").run()
+    assert set(at.dataframe[0].value.root) == {"NP"}
+    at.button(key="tf_play").click().run()
+    first = passes(at)
+    at.run()
+    assert all(b > a for a, b in zip(first, passes(at)))
+    at.button(key="tf_pause").click().run()
+    assert not at.session_state.tf_playing
+    at.button(key="tf_reset").click().run()
+    assert passes(at) == [0] * 4
+    assert at.query_params["root"] == "NP"  # the view travels in the link
+
+
+def test_a_preset_an_upload_with_a_bad_tree_and_a_good_one(open_page):
+    at = open_page(PAGE, preset="from-0-type-greedy-sticks-far-below-type")
+    assert not at.warning and [m.label.split(" ·")[0] for m in at.metric][:3] == \
+        ["TOKEN", "TYPE", "TYPE-greedy"]
+    assert at.session_state.tf_eta == 0.0
+    at.radio(key="tf_source").set_value("upload").run()
+    at.file_uploader(key="tf_upload").set_value(("mine.ptb", BAD, "text/plain")).run()
+    said = " ".join(e.value for e in at.error)
+    assert "mine.ptb" in said and "line 2" in said, said
+    assert passes(at)[:3] == [0] * 3  # the last usable corpus's chains stay
+    at.file_uploader(key="tf_upload").set_value(("mine.ptb", GOOD, "text/plain")).run()
+    assert not at.error and not at.exception
+    model = at.session_state.tf_race.runs["type"].model
+    assert len(model.trees) + len(model.held_out) == 5 and len(model.held_out) == 1
