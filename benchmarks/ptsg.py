@@ -90,5 +90,6 @@ def rows():
     train, dev = treebank("train"), treebank("dev")
     model = PtsgModel(train)
     token, type_ = sweep_time(model, "token", 1.0, 60.0), sweep_time(model, "type", 1.0, None)
-    return [token, type_, ratio_row(type_, token, 4.0, "GUM train"), *parsing(train, dev),
+    return [token, type_, ratio_row(type_, token, 4.0, "GUM train"),
+            sweep_time(model, "sentence", 1.0, None), *parsing(train, dev),
             figure_5c(model), figure_5f(model)]

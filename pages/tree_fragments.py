@@ -1,8 +1,8 @@
 """Tree fragments (Liang, Jordan & Klein 2010, §3–5 and Fig. 5c): the probabilistic
-tree-substitution grammar learned from a treebank by TOKEN, TYPE, TOKEN-anneal and TYPE-greedy
-racing from the same cuts, with log p(fragments) and held-out bracket F1 over engine time, the
-trees cut into their fragments, the fragment lexicon, and the held-out parses of the sampled
-grammar beside the PCFG baselines.
+tree-substitution grammar learned from a treebank by TOKEN, TYPE, TOKEN-anneal, TYPE-greedy and
+SENTENCE racing from the same cuts, with log p(fragments) and held-out bracket F1 over engine
+time, the trees cut into their fragments, the fragment lexicon, and the held-out parses of the
+sampled grammar beside the PCFG baselines.
 
 Widgets and plots only; every number comes from the model (engine.models.ptsg), its grammar
 (engine.models.ptsg.grammar), the parsing pipeline and engine.run.
@@ -123,6 +123,8 @@ def draw_race(race):
     for name, run in race.runs.items():
         last = run.trace[-1]
         f1 = f"held-out F1 {last['f1']:.3f}" if "f1" in last else "no held-out trees"
+        if last.get("acceptance", math.nan) == last.get("acceptance"):  # SENTENCE's
+            f1 += f" · {last['acceptance']:.0%} accepted"
         items.append((f"{label(name)} · pass {run.sweeps_done:,}", f"{last['loglik']:,.1f}",
                       f"{run.model.loglik_label} (eq. 3); {f1}; {last['fragments']:,} "
                       f"fragments in use, mean size {last['mean_size']:.2f} rules; engine time "
@@ -411,6 +413,11 @@ if "tf_race" in st.session_state:
         "half of the run: hot, it cuts and joins almost at random. **TYPE-greedy** sets each "
         "block all cut or all joined, whichever is more probable: a hill-climb, not a "
         "sampler, that stops moving within a few passes.\n"
+        "- **SENTENCE** redraws every cut of one tree at once: with the other trees' counts "
+        "frozen, an inside pass over the tree sums the proposal over all its fragmentations "
+        "(the counts' part for fragments up to three levels deep, the base's for any), draws "
+        "one top-down, and Metropolis-Hastings accepts it against the exact probability, in "
+        "which the tree's own repeated fragments count; its acceptance rate is on its tile.\n"
         "- **Held-out F1** parses the held-out sentences with the posterior-mean grammar of "
         "the sample (fn. 6) and scores them with EVALB's conventions (sentences of at most "
         f"{MAX_LENGTH} words); the dotted line is the plain PCFG of the same training trees. "

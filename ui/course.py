@@ -88,8 +88,8 @@ LESSONS = (
            "tree fragments, where one TYPE move makes or unmakes a fragment everywhere, and "
            "what the learned fragments are worth for parsing.",
            "Liang et al.'s third model, a tree-substitution grammar learned from a treebank "
-           "(built in, or your Penn trees): TOKEN, TYPE, TOKEN-anneal and TYPE-greedy race "
-           "from the same cuts, with log p(fragments) and held-out bracket F1 against engine "
+           "(built in, or your Penn trees): TOKEN, TYPE, TOKEN-anneal, TYPE-greedy and "
+           "SENTENCE race from the same cuts, with log p(fragments) and held-out bracket F1 against engine "
            "time (Fig. 5c), the trees drawn cut into their fragments, the fragment lexicon "
            "per nonterminal, and held-out sentences parsed by the sampled grammar beside the "
            "PCFG baselines.",

@@ -46,6 +46,29 @@ def sentence_move(rng, state, u, inv_temp, old, new, work):
 
 
 @kernel
+def propose(rng, state, u, old, new, work):
+    """Sentence u's proposal without the move, for looking at q: (log p(old), log q(new),
+    log q(old)), the state left as it was (its analysis re-added).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state (a model that reseats may seat the sentence's customers afresh)
+    u : int
+    old, new : int64[longest sentence's sites]
+        Output, as ``sentence_move``'s.
+    work : float64[sentence_work_size(state)]
+    """
+    start, stop = sentence_sites(state, u)
+    for i in range(stop - start):
+        old[i] = get_value(state, start + i)
+    log_p_old = sentence_remove(rng, state, u)
+    log_q_new, log_q_old = sentence_proposal(rng, state, u, 1.0, old, new, work)
+    sentence_add(rng, state, u, old)
+    return log_p_old, log_q_new, log_q_old
+
+
+@kernel
 def restore_by_readding(rng, state, u, values):
     """sentence_restore for a model whose choices follow from its values (it draws nothing):
     take the proposal away and add ``values`` back.

@@ -13,7 +13,7 @@ from engine.parsing.pipeline import evaluate
 from engine.samplers.token import token_conditional
 
 PAGE = "pages/tree_fragments.py"
-NAMES = ["TOKEN", "TYPE", "TOKEN-anneal", "TYPE-greedy"]
+NAMES = ["TOKEN", "TYPE", "TOKEN-anneal", "TYPE-greedy", "SENTENCE"]
 GOOD = b"".join(b"(ROOT (S (NP (DT the) (NN %s)) (VP (VBZ barks))))\n" % word
                 for word in (b"dog", b"cat", b"fox", b"dog", b"cat"))
 BAD = b"(ROOT (S (NP (DT the) (NN dog)) (VP (VBZ barks))))\n(ROOT (S (NP (DT a) (NN cat))\n"
@@ -30,8 +30,8 @@ def html(at):
 
 def test_the_race_steps_plays_and_shows_trees_lexicon_parses_and_f1(open_page):
     at = open_page(PAGE)
-    assert [m.label.split(" ·")[0] for m in at.metric][:4] == NAMES
-    assert passes(at) == [0] * 4 and not at.error
+    assert [m.label.split(" ·")[0] for m in at.metric][:5] == NAMES
+    assert passes(at) == [0] * 5 and not at.error
     race = at.session_state.tf_race
     model = race.runs["type"].model
     assert (len(model.trees), len(model.held_out)) == (72, 18)  # held_out 0.2 by default
@@ -42,7 +42,7 @@ def test_the_race_steps_plays_and_shows_trees_lexicon_parses_and_f1(open_page):
     assert shown["PCFG"] == f"{evaluate('pcfg', train, test)[1]['f1']:.3f}"
     assert shown["TYPE's grammar"] == f"{race.runs['type'].trace[-1]['f1']:.3f}"
     at.button(key="tf_step").click().run()
-    assert passes(at) == [1] * 4
+    assert passes(at) == [1] * 5
     # eq. 4 written with the run's numbers is TOKEN's own conditional at the site it names
     packed, state = model.packed, race.runs["type"].state
     node = next(n for n in range(1, packed.tree_start[1]) if packed.left[n] >= 0)
@@ -67,7 +67,7 @@ def test_the_race_steps_plays_and_shows_trees_lexicon_parses_and_f1(open_page):
     at.button(key="tf_pause").click().run()
     assert not at.session_state.tf_playing
     at.button(key="tf_reset").click().run()
-    assert passes(at) == [0] * 4
+    assert passes(at) == [0] * 5
     assert at.query_params["root"] == "NP"  # the view travels in the link
 
 

@@ -35,7 +35,7 @@ def visited(sampler_name, seed):
     return np.bincount(rows, minlength=1 << model.n_sites)
 
 
-@pytest.mark.parametrize("sampler_name", ["token", "type"])
+@pytest.mark.parametrize("sampler_name", ["token", "type", "sentence"])
 def test_the_sampler_matches_the_exact_posterior(exact, sampler_name):
     p = chi_square_p(visited(sampler_name, 11), exact())
     assert p > 0.001, f"{sampler_name}: chi-square p = {p:.2g}"

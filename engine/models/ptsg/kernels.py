@@ -44,11 +44,12 @@ TINY_LOG = -30.0
 M_KEY, U_KEY, L_KEY = 0, 1, 2  # columns of type_key and type_mu
 
 CORPUS_FIELDS = ("parent", "left", "right", "label", "rule", "log_rule", "node_site",
-                 "site_node", "log_stop", "log_go", "params")
+                 "site_node", "tree_start", "log_stop", "log_go", "params")
 
 PtsgState = namedtuple("PtsgState", CORPUS_FIELDS + (
     "cut", "h_in", "mu_in", "slot_key", "slot_head", "slot_size", "item_next", "item_prev",
-    "n_root", "removed", "gone", "type_key", "type_mu", "type_root", "stack"))
+    "n_root", "removed", "gone", "type_key", "type_mu", "type_root", "stack", "pattern_key",
+    "tree_stack"))
 PtsgState.__doc__ = """State of the PTSG: the treebank (shared by copies) and its fragmentation.
 
 N nodes, S sites, L nonterminal labels, C index slots (a power of two ≥ 2N).
@@ -60,6 +61,7 @@ rule : int64[N]          the PCFG rule at the node (label → children's labels,
 log_rule : float64[N]    its log probability under the treebank's PCFG
 node_site : int64[N]     the node's site, −1 at a root
 site_node : int64[S]     the site's node
+tree_start : int64[T + 1]   tree t's nodes: tree_start[t] … tree_start[t + 1] − 1, in preorder
 log_stop, log_go : float64[L]   log s_X and log(1 − s_X) of the base
 params : float64[2]      α and log α
 cut : uint8[N]           b at each node (1 at every root)
@@ -74,6 +76,9 @@ type_key : int64[S, 3]   a removed site's type (M, U, L), as it was in place
 type_mu : float64[S, 3]  their log μ
 type_root : int64[S]     a removed site's fragment root (of M, or of U)
 stack : int64[N]         work for walking a fragment
+pattern_key : int64[Z · 30]   SENTENCE's work: the keys of each node's patterns (Z: the
+                         largest tree's nodes; sentence.py)
+tree_stack : int64[3 Z]  SENTENCE's work: its sampling stack
 """
 
 implements = for_state(PtsgState)

@@ -16,7 +16,7 @@ import numpy as np
 from datasets import trees as treebank
 from engine.core.state import clone
 from engine.parsing.pcfg import tag_lexicon
-from engine.models.ptsg import kernels
+from engine.models.ptsg import kernels, sentence
 from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Output,
                                     Presentation, SiteView)
 from engine.models.registry import register
@@ -115,7 +115,7 @@ class PtsgModel(ModelBase):
     label = "Tree fragments (PTSG)"
     summary = ("Liang et al.'s third model: a treebank's trees cut into fragments, each drawn "
                "from its root's Dirichlet process; a site is a node, b = 1 roots a fragment.")
-    samplers = ("token", "type", "anneal", "greedy")
+    samplers = ("token", "type", "anneal", "greedy", "sentence")
     options = (
         Option("alpha", "--alpha", float, ALPHA, "α, each nonterminal's DP concentration",
                1e-6, 1e9),
@@ -140,7 +140,7 @@ class PtsgModel(ModelBase):
     loglik_label = "log p(fragments)"
     order = 3
     state_class = kernels.PtsgState
-    kernel_modules = (kernels,)
+    kernel_modules = (kernels, sentence)
 
     @classmethod
     def build(cls, path=None, **options):
@@ -180,7 +180,7 @@ class PtsgModel(ModelBase):
         n_labels = len(p.labels)
         return dict(parent=p.parent, left=p.left, right=p.right, label=p.label, rule=p.rule,
                     log_rule=p.log_rule_of[p.rule], node_site=p.node_site,
-                    site_node=p.site_node,
+                    site_node=p.site_node, tree_start=p.tree_start,
                     log_stop=np.full(n_labels, math.log(self.stop)),
                     log_go=np.full(n_labels, math.log1p(-self.stop)),
                     params=np.array([self.alpha, math.log(self.alpha)]))
@@ -196,6 +196,7 @@ class PtsgModel(ModelBase):
         cut = (self.packed.parent < 0).astype(np.uint8)
         cut[self.packed.site_node] = values
         slots = 1 << max(4, (2 * n_nodes - 1).bit_length())
+        largest = int(np.diff(self.packed.tree_start).max())
         state = kernels.PtsgState(
             **corpus, cut=cut, h_in=np.zeros(n_nodes, np.int64), mu_in=np.zeros(n_nodes),
             slot_key=np.full(slots, -1, np.int64), slot_head=np.full(slots, -1, np.int64),
@@ -205,7 +206,9 @@ class PtsgModel(ModelBase):
             removed=np.zeros(self.n_sites, np.uint8), gone=np.zeros(n_nodes, np.int64),
             type_key=np.zeros((self.n_sites, 3), np.int64),
             type_mu=np.zeros((self.n_sites, 3)), type_root=np.zeros(self.n_sites, np.int64),
-            stack=np.zeros(n_nodes + 2, np.int64))
+            stack=np.zeros(n_nodes + 2, np.int64),
+            pattern_key=np.zeros(largest * sentence.WIDTH, np.int64),
+            tree_stack=np.zeros(3 * largest, np.int64))
         kernels.fill_keys(state)
         kernels.count_all(state)
         return state

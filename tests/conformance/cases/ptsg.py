@@ -56,10 +56,10 @@ def rule_of(subtree):
     return subtree[0], subtree[1][0], subtree[2][0]
 
 
-def ptsg_log_p(trees, values, alpha, stop):
-    """log p(fragmentation) of binarised ``trees`` whose sites (preorder, roots left out) are
-    cut where ``values`` says: the fragments drawn in order, each from its root label's
-    restaurant, (n_f + α μ_f) / (n_X + α)."""
+def fragments(trees, values, stop):
+    """The fragments of binarised ``trees`` whose sites (preorder, roots left out) are cut where
+    ``values`` says, in order: (the tree's index, the fragment as nested tuples, its log μ under
+    the base, its root label, its depth — 1 for a lone rule)."""
     forest = [preorder(tree) for tree in trees]
     rules = Counter(rule_of(subtree) for nodes in forest for subtree, _ in nodes)
     lhs = Counter()
@@ -83,32 +83,40 @@ def ptsg_log_p(trees, values, alpha, stop):
     cuts = [[True] + [bool(next(values)) for _ in nodes[1:]] for nodes in forest]
 
     def fragment(nodes, cut, i):
-        """(the fragment rooted at node i as nested tuples, its log μ)."""
+        """(the fragment rooted at node i as nested tuples, its log μ, its depth)."""
         subtree, children = nodes[i]
         rule = rule_of(subtree)
         log_mu = math.log(rule_p(rule))
         if not children:
-            return rule, log_mu
-        parts = [subtree[0]]
+            return rule, log_mu, 1
+        parts, depth = [subtree[0]], 1
         for c in children:
             if cut[c]:
                 parts.append(nodes[c][0][0])
                 log_mu += math.log(stop)
             else:
-                shape, child_mu = fragment(nodes, cut, c)
+                shape, child_mu, child_depth = fragment(nodes, cut, c)
                 parts.append(shape)
                 log_mu += math.log(1 - stop) + child_mu
-        return tuple(parts), log_mu
+                depth = max(depth, 1 + child_depth)
+        return tuple(parts), log_mu, depth
 
-    n_f, n_x, total = Counter(), Counter(), 0.0
-    for nodes, cut in zip(forest, cuts):
+    for t, (nodes, cut) in enumerate(zip(forest, cuts)):
         for i, (subtree, _) in enumerate(nodes):
             if cut[i]:
-                shape, log_mu = fragment(nodes, cut, i)
-                total += math.log((n_f[shape] + alpha * math.exp(log_mu))
-                                  / (n_x[subtree[0]] + alpha))
-                n_f[shape] += 1
-                n_x[subtree[0]] += 1
+                shape, log_mu, depth = fragment(nodes, cut, i)
+                yield t, shape, log_mu, subtree[0], depth
+
+
+def ptsg_log_p(trees, values, alpha, stop):
+    """log p(fragmentation) of binarised ``trees`` whose sites (preorder, roots left out) are
+    cut where ``values`` says: the fragments drawn in order, each from its root label's
+    restaurant, (n_f + α μ_f) / (n_X + α)."""
+    n_f, n_x, total = Counter(), Counter(), 0.0
+    for _, shape, log_mu, label, _ in fragments(trees, values, stop):
+        total += math.log((n_f[shape] + alpha * math.exp(log_mu)) / (n_x[label] + alpha))
+        n_f[shape] += 1
+        n_x[label] += 1
     return total
 
 
