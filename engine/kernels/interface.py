@@ -67,6 +67,11 @@ reseats = _stub("reseats", """reseats(state) -> bool
     seats must be drawn again), so that TOKEN calls set_value after every draw, not only when
     the value changes.""")
 
+pivots_in_order = _stub("pivots_in_order", """pivots_in_order(state) -> bool
+    A constant of the model: whether TYPE takes its pivots in site order (Fig. 4's loop over
+    the sites, as TOKEN visits them: the model's memory is then read in order) rather than in
+    a fresh random order each sweep.""")
+
 conflicts = _stub("conflicts", """conflicts(state, s) -> bool
     Whether a choice that depends on b_s has been removed, i.e. s conflicts with a site already
     in the block (or is in it).""")

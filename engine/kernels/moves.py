@@ -15,8 +15,9 @@ from engine.core.draw import (draw_log_weights, draw_scaled, draw_weights, rando
 from engine.core.jit import inline, kernel
 from engine.core.sort import sort_prefix
 from engine.kernels.interface import (add_site, block_candidates, block_weights, conflicts,
-                                      get_value, n_sites, n_values, remove_site, reseats,
-                                      set_value, site_weights, token_weights)
+                                      get_value, n_sites, n_values, pivots_in_order,
+                                      remove_site, reseats, set_value, site_weights,
+                                      token_weights)
 
 
 @kernel
@@ -447,18 +448,21 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
 
 
 @kernel
-def new_order(rng, order):
-    """Refill ``order`` with a uniformly random permutation of the sites.
+def new_order(rng, state, order):
+    """Refill ``order`` with TYPE's pivots for a sweep: the sites in order, or a uniformly
+    random permutation of them, as the model says (``pivots_in_order``).
 
     Parameters
     ----------
     rng : numpy.random.Generator
+    state : model state
     order : int64[n_sites]
         Output.
     """
     for i in range(order.shape[0]):
         order[i] = i
-    random_permutation(rng, order)
+    if not pivots_in_order(state):
+        random_permutation(rng, order)
 
 
 @kernel

@@ -32,7 +32,7 @@ class TypeSampler(Sampler):
                     chosen=np.zeros(n, np.uint8), totals=np.zeros(6, np.int64))
 
     def begin_sweep(self, rng, state, b):
-        moves.new_order(rng, b["order"])
+        moves.new_order(rng, state, b["order"])
         b["visited"][:] = 0
 
     def advance(self, rng, state, b, inv_temp, max_moves):

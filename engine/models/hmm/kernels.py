@@ -519,6 +519,20 @@ def _reseats(state):
     """
     return False
 
+@implements(interface.pivots_in_order)
+def _pivots_in_order(state):
+    """interface.pivots_in_order: False, a fresh random order each sweep.
+
+    Parameters
+    ----------
+    state : HmmState
+
+    Returns
+    -------
+    bool
+    """
+    return False
+
 
 @implements(interface.conflicts)
 def _conflicts(state, s):

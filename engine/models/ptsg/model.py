@@ -206,6 +206,8 @@ class PtsgModel(ModelBase):
             removed=np.zeros(self.n_sites, np.uint8), gone=np.zeros(n_nodes, np.int64),
             type_key=np.zeros((self.n_sites, 3), np.int64),
             type_mu=np.zeros((self.n_sites, 3)), type_root=np.zeros(self.n_sites, np.int64),
+            typed_at=np.full(self.n_sites, -1, np.int64), stamp=np.zeros(1, np.int64),
+            aside=np.zeros(2, np.int64),
             stack=np.zeros(n_nodes + 2, np.int64),
             pattern_key=np.zeros(largest * sentence.WIDTH, np.int64),
             tree_stack=np.zeros(3 * largest, np.int64))

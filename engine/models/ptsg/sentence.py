@@ -381,7 +381,20 @@ def log_q(state, work, size, first):
 
 @inline
 def push(stack, top, n, mode, pattern):
-    """Put (node, mode, pattern) on the sampling stack; return the new top."""
+    """Put (node, mode, pattern) on the sampling stack; return the new top.
+
+    Parameters
+    ----------
+    stack : int64[≥ top + 3]
+        Mutated.
+    top, n, mode, pattern : int
+        The stack's top; the node, what it is (ROOT_MODE, PATTERN_MODE, BASE_MODE) and, for a
+        pattern, depth × WIDTH + its index.
+
+    Returns
+    -------
+    int
+    """
     stack[top], stack[top + 1], stack[top + 2] = n, mode, pattern
     return top + 3
 

@@ -796,6 +796,20 @@ def _reseats(state):
     """
     return False
 
+@implements(interface.pivots_in_order)
+def _pivots_in_order(state):
+    """interface.pivots_in_order: False, a fresh random order each sweep.
+
+    Parameters
+    ----------
+    state : UsmState
+
+    Returns
+    -------
+    bool
+    """
+    return False
+
 
 @implements(interface.conflicts)
 def _conflicts(state, s):
