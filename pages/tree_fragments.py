@@ -42,10 +42,10 @@ ALL = "every nonterminal"
 # each claim is checked by tests/app/test_preset_claims.py. Measured on the built-in treebank
 # (72 training trees, 18 held out) over seeds 0–29 at equal passes, where a seeded run is the
 # same on any machine: TYPE above TOKEN at every pass from 5 to 20 from η = 1 in 30 of 30 seeds
-# (by 20 or more); TOKEN-anneal more than 100 below both at pass 25 in 30 of 30, and within 54
-# of TOKEN at pass 100; TYPE-greedy from η = 0 at least 134 below TYPE and 51 below TOKEN at
-# pass 100 in 30 of 30 (from η = 1 it ends above both: a hill-climb finds a higher state than
-# the posterior's typical ones).
+# (by 30 or more); TOKEN-anneal more than 200 below both at pass 25 in 30 of 30, and within 54
+# of TOKEN at pass 100; TYPE-greedy from η = 0 frozen from pass 50 on, at least 124 below TYPE
+# and 59 below TOKEN at pass 100, in 30 of 30 (from η = 1 it ends above both: a hill-climb finds
+# a higher state than the posterior's typical ones).
 PRESETS = {
     "From η = 1, TYPE climbs ahead of TOKEN": dict(
         source="builtin", samplers=("token", "type"), eta=1.0, passes=20, seed=0,
