@@ -137,11 +137,47 @@ def test_proposition_1_p_depends_on_the_block_only_through_m():
 def test_running_counts_equal_rebuilt_counts_after_mixed_moves():
     m, rng = model(), make_rng(9)
     state = m.new_state(rng, eta=0.5)
-    for name in ("token", "type", "anneal", "greedy", "token", "type"):
-        make_sampler(name, total_sweeps=6).sweep(rng, state)
+    samplers = [make_sampler(name, total_sweeps=100, skip=False)
+                for name in ("token", "type", "anneal", "greedy", "sentence")]
+    for _ in range(50):  # 250 sweeps over 46 sites: over 10,000 site moves
+        for sampler in samplers:
+            sampler.sweep(rng, state)
     rebuilt = m.rebuilt_state(state)
     for key, table in m.counts(state).items():
         np.testing.assert_array_equal(table, m.counts(rebuilt)[key])
     np.testing.assert_array_equal(state.h_in, rebuilt.h_in)
     np.testing.assert_allclose(state.mu_in, rebuilt.mu_in)
     assert m.loglik_running(state) == pytest.approx(m.loglik(state), abs=1e-9)
+
+
+def test_the_base_is_a_distribution_over_each_labels_fragments():
+    """μ (the treebank's PCFG times s at each frontier node and 1 − s at each inner one) sums to
+    1 over every fragment rooted at a label, enumerated from the rules of a non-recursive
+    grammar, for any s; without s at the frontier nodes it would not."""
+    rules = list(PtsgModel([DOG, SHORT], rare=1, **PRIOR).packed.rules)
+    lhs = {rule[0] for rule in rules}
+
+    def fragments(label):
+        for rule in (r for r in rules if r[0] == label):
+            if len(rule) == 2:  # a preterminal and its word
+                yield rule
+                continue
+            options = [[child, *fragments(child)] if child in lhs else [child]
+                       for child in rule[1:]]
+            for left, right in itertools.product(*options):
+                yield (label, left, right)
+
+    def frontier(f):
+        return sum(1 if isinstance(c, str) else frontier(c) for c in f[1:]) if len(f) == 3 \
+            else 0
+
+    for stop in (PRIOR["stop"], 0.05, 0.95):
+        m = PtsgModel([DOG, SHORT], rare=1, alpha=PRIOR["alpha"], stop=stop)
+        for label in lhs:
+            total = math.fsum(math.exp(m.log_base(f)) for f in fragments(label))
+            assert total == pytest.approx(1, abs=1e-12), (stop, label)
+    root = next(label for label in lhs if label.startswith("ROOT"))
+    m = PtsgModel([DOG, SHORT], rare=1, **PRIOR)
+    without_s = math.fsum(math.exp(m.log_base(f) - frontier(f) * math.log(PRIOR["stop"]))
+                          for f in fragments(root))
+    assert without_s > 1.5
