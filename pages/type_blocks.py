@@ -299,6 +299,9 @@ if move is None:
             f"resampled. The corpus below is the current {view.analysis}.")
 else:
     type_card(move, view)
+    if view.type_drawing:
+        st.markdown(view.type_drawing(lab["model"], lab["state"], int(move["info"].pivot)),
+                    unsafe_allow_html=True)
 left, right = st.columns([3, 2])
 with left:
     corpus_view(lab)

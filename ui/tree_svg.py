@@ -85,8 +85,8 @@ def _preorder(tree):
         depth.append(d)
         if up >= 0:
             children[up].append(me)
-        leaf = isinstance(node[1], str)
-        words.append(node[1] if leaf else None)
+        leaf = len(node) == 1 or isinstance(node[1], str)  # a fragment's frontier, a preterminal
+        words.append((node[1] if len(node) == 2 else "") if leaf else None)
         if not leaf:
             stack.extend((child, me, d + 1) for child in reversed(node[1:]))
     return labels, words, parent, children, depth
@@ -218,7 +218,7 @@ def _shading(shape, roots, colours):
             _box(x, y, label_width(shape.labels[i]) + 2 * HALO, BOX_HEIGHT + 2 * HALO))
         if up >= 0 and root == roots[up]:
             paths.setdefault(root, []).append(_line(shape.x[up], shape.y[up], x, y))
-        if shape.words[i] is not None:
+        if shape.words[i]:
             paths.setdefault(root, []).append(_line(x, y, x, y + WORD_DROP))
             boxes[root].append(_box(x, y + WORD_DROP,
                                     text_width(shape.words[i], WORD_FONT) + 2 * HALO,
@@ -244,7 +244,7 @@ def _edges(shape, roots, colours):
             path = _line(shape.x[up], shape.y[up] + half, x, y - half - (0 if inside else 6))
             out.append(_stroke(path, colours[roots[i]], 3) if inside
                        else _stroke(path, CUT_EDGE, 1.2))
-        if shape.words[i] is not None:
+        if shape.words[i]:
             path = _line(x, y + half, x, y + WORD_DROP - WORD_FONT / 2)
             out.append(_stroke(path, colours[roots[i]], 2))
     return f"<g stroke-linecap='round'>{''.join(out)}</g>"
@@ -269,10 +269,10 @@ def _label(x, y, label, mark):
             f" font-weight='{400 if minor else 600}' fill='{fill}'>{html.escape(label)}</text>")
 
 
-def _title(label, i, cut, mark):
+def _title(label, i, cut, mark, root_text):
     """A node's tooltip: its label, whether it roots a fragment, its mark."""
     if i == 0:
-        what = "the tree's root, always a fragment's root (no site)"
+        what = root_text
     else:
         what = "roots a fragment (b = 1)" if cut else "inside the fragment above (b = 0)"
     if mark:
@@ -280,31 +280,35 @@ def _title(label, i, cut, mark):
     return f"<title>{html.escape(label)}: {what}</title>"
 
 
-def _node(shape, i, cut, mark, colour):
+def _node(shape, i, cut, mark, colour, root_text):
     """A node's group: its tooltip, its mark, its fragment-root dot (``colour``; None for a
     node inside a fragment), its label and its word."""
     x, y = shape.x[i], shape.y[i]
-    parts = ["<g>", _title(shape.labels[i], i, cut, mark)]
+    parts = ["<g>", _title(shape.labels[i], i, cut, mark, root_text)]
     if mark:
         parts.append(_mark_box(x, y, shape.labels[i], mark))
     if colour:
         parts.append(f"<circle cx='{x:.1f}' cy='{y - BOX_HEIGHT / 2 - 3:.1f}' r='4.5' "
                      f"fill='{colour}' stroke='#fff' stroke-width='1.5'/>")
     parts.append(_label(x, y, shape.labels[i], mark))
-    if shape.words[i] is not None:
+    if shape.words[i]:  # a frontier node has none
         parts.append(f"<text x='{x:.1f}' y='{y + WORD_DROP + 4.5:.1f}' font-size='{WORD_FONT}' "
                      f"font-style='italic' fill='#1f1f1f'>{html.escape(shape.words[i])}</text>")
     return "".join(parts) + "</g>"
 
 
-def tree_svg(tree, cut, marks=None, caption=""):
+TREE_ROOT = "the tree's root, always a fragment's root (no site)"
+
+
+def tree_svg(tree, cut, marks=None, caption="", root_text=TREE_ROOT):
     """A binarised tree as an inline SVG, every fragment shaded in its own colour.
 
     Parameters
     ----------
     tree : tuple
         A binarised tree (``datasets.trees.binarise``): ``(label, left, right)`` or a
-        preterminal ``(tag, word)``.
+        preterminal ``(tag, word)``; or a fragment of one, whose frontier nodes are
+        ``(label,)``, drawn as leaves without a word.
     cut : sequence of int, one per node in preorder
         1 where the node roots a fragment (``PtsgState.cut`` of the tree's nodes); the root
         is drawn as a fragment's root whatever its value.
@@ -313,6 +317,8 @@ def tree_svg(tree, cut, marks=None, caption=""):
         (the Type blocks page's highlighted sites).
     caption : str
         The drawing's accessible name (its ``aria-label``).
+    root_text : str
+        What the root's tooltip says it is (a fragment drawn alone: "the fragment's root").
 
     Returns
     -------
@@ -332,7 +338,7 @@ def tree_svg(tree, cut, marks=None, caption=""):
                          "were given: give one per node, in preorder")
     roots = fragment_roots(shape.parent, cut)
     colours = fragment_colours(shape.parent, roots)
-    nodes = "".join(_node(shape, i, cut[i], marks.get(i), colours.get(i))
+    nodes = "".join(_node(shape, i, cut[i], marks.get(i), colours.get(i), root_text)
                     for i in range(len(shape.labels)))
     return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{shape.width:.0f}' "
             f"height='{shape.height:.0f}' viewBox='0 0 {shape.width:.0f} {shape.height:.0f}' "

@@ -12,8 +12,16 @@ TYPE_BLOCKS = "pages/type_blocks.py"
 
 def svgs(at):
     """The drawn trees: one SVG per row of the corpus view."""
-    rows = next(md.value for md in at.markdown if md.value.count("<svg") > 1)
+    rows = next(md.value for md in at.markdown
+                if md.value.count("<svg") > 1 and "<figure" not in md.value)
     return re.findall(r"<svg .*?</svg>", rows)
+
+
+def type_drawing(at):
+    """The pivot's type drawn: (the figures' captions, their SVGs)."""
+    drawn = next(md.value for md in at.markdown if "<figure" in md.value)
+    return (re.findall(r"<figcaption[^>]*>(.*?)</figcaption>", drawn),
+            re.findall(r"<svg .*?</svg>", drawn))
 
 
 def test_type_blocks_offers_the_ptsg_and_draws_its_move(open_page):
@@ -32,6 +40,14 @@ def test_type_blocks_offers_the_ptsg_and_draws_its_move(open_page):
     # a fragment's brackets are longer than a metric shows: the type is written out whole
     assert f"**The pivot's type**  \n`{lab['move']['type']}`" in [md.value for md in at.markdown]
     assert " · " in lab["move"]["type"] and " + " in lab["move"]["type"]  # M · U + L
+    # and drawn: M, then U + L, the pivot marked once in each, a dot at each fragment's root
+    # and frontier node (where the next fragment is substituted)
+    captions, fragments = type_drawing(at)
+    assert captions == ["merged M (b = 0)", "upper U", "+ lower L (b = 1)"]
+    shapes = lab["model"].site_type(lab["state"], int(info.pivot))
+    for svg, (shape, _) in zip(fragments, shapes, strict=True):
+        assert svg.count("; pivot") == 1
+        assert svg.count("<circle") == 1 + str(shape).count(",)")  # frontier nodes: (label,)
     assert shown["In the block |S|"] == f"{len(info.block):,}"
     drawn = svgs(at)
     pivot_tree, _ = lab["model"].site_place(int(info.block[0]))

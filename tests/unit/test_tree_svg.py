@@ -130,3 +130,17 @@ def test_a_cut_of_the_wrong_length_is_refused_in_words():
 def test_the_svg_is_one_line_so_markdown_keeps_it_one_html_block():
     svg = tree_svg(TREE, [1] * 7)
     assert "\n" not in svg and re.match(r"<svg [^>]*width='\d+' height='\d+'", svg)
+
+
+def test_a_fragment_is_drawn_with_its_frontier_nodes_as_leaves_without_words():
+    """The Type blocks page draws a site's type: fragments whose frontier nodes are (label,)."""
+    fragment = ("ROOT+S", ("NP", ("DT", "the"), ("@NP|<DT>",)), ("VP+VBZ",))
+    svg = ElementTree.fromstring(tree_svg(fragment, [1, 0, 0, 1, 1], {3: ("pivot",)},
+                                          caption="upper U", root_text="the fragment's root"))
+    assert [t.text for t in svg.iter(f"{SVG}text")] == ["ROOT+S", "NP", "DT", "the",
+                                                       "@NP|<DT>", "VP+VBZ"]
+    titles = [t.text for t in svg.iter(f"{SVG}title")]
+    assert titles[0] == "ROOT+S: the fragment's root"
+    assert titles[3] == "@NP|<DT>: roots a fragment (b = 1); pivot"
+    shape = layout(fragment)
+    assert shape.words == (None, None, "the", "", "")  # frontier nodes: leaves, no word

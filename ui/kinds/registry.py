@@ -35,6 +35,8 @@ class View:
     legend() : HTML above the units; status(model, state) : a few words on the analysis
     lessons : the lessons whose picker reads this kind, as the navigation names them (told to a
         user who uploads a file of this kind to another lesson)
+    type_drawing(model, state, s) : HTML drawing site s's type, shown under the Type blocks
+        page's type when given (a tree fragment is easier read drawn than bracketed)
     """
 
     name: str
@@ -51,6 +53,7 @@ class View:
     legend: Callable
     status: Callable
     lessons: tuple = ()
+    type_drawing: Callable | None = None
 
 
 class UnknownKind(ValueError):

@@ -93,6 +93,36 @@ def legend():
             + " &nbsp;·&nbsp; ".join(f"{mark} {text}" for mark, text in items) + "</div>")
 
 
+def frontier_cuts(fragment):
+    """A ``fragment_tree`` shape's cut per node in preorder: its root and frontier nodes."""
+    cuts, stack = [], [(fragment, True)]
+    while stack:
+        node, top = stack.pop()
+        cuts.append(1 if top or len(node) == 1 else 0)
+        if len(node) == 3:
+            stack.extend(((node[2], False), (node[1], False)))
+    return cuts
+
+
+TYPE_TITLES = ("merged M (b = 0)", "upper U", "+ lower L (b = 1)")
+
+
+def type_trees(model, state, s):
+    """Site s's type drawn: the merged fragment M (b = 0), and the upper U and lower L it
+    splits into (b = 1), the site marked in each; a frontier node is a fragment's root (the
+    next fragment is substituted there)."""
+    node = int(model.packed.site_node[s])
+    parts = []
+    for (shape, nodes), title in zip(model.site_type(state, s), TYPE_TITLES):
+        drawing = tree_svg(shape, frontier_cuts(shape), {nodes.index(node): ("pivot",)},
+                           caption=f"{title}: the fragment", root_text="the fragment's root")
+        parts.append(f"<figure style='margin:0 18px 0 0;display:inline-block;vertical-align:top'>"
+                     f"<figcaption style='{ROW_FONT} font-size:0.85rem;color:#555'>"
+                     f"{html.escape(title)}</figcaption>{drawing}</figure>")
+    return ("<div style='overflow-x:auto;white-space:nowrap;padding-bottom:4px'>"
+            + "".join(parts) + "</div>")
+
+
 def status(model, state):
     scalars = model.scalars(state)
     return (f"{scalars['fragments']:,} fragments in use, mean size "
@@ -113,4 +143,5 @@ VIEW = register(View(
     row=tree_row,
     legend=legend,
     status=status,
-    lessons=("Type blocks (with the PTSG)", "Sampler race (with the PTSG)")))
+    lessons=("Tree fragments", "Type blocks (with the PTSG)", "Sampler race (with the PTSG)"),
+    type_drawing=type_trees))

@@ -21,8 +21,8 @@ from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, 
                                     Presentation, SiteView)
 from engine.models.registry import register
 
-# α: on GUM's training trees, TYPE's 100 sweeps parse the dev sentences at F1 0.732 with α = 10
-# against 0.713 after 50 with α = 1 (docs/benchmarks.md)
+# α: on GUM's training trees, TYPE's 100 sweeps parse the dev sentences at F1 0.719 with α = 10
+# (docs/benchmarks.md); α = 1 gave 0.713 after 50 sweeps
 ALPHA = 10.0
 MAX_LENGTH = 40  # held-out sentences parsed for F1: at most this many words (EVALB's cut-off)
 CUT_MARK = "*"  # write_analysis marks a cut node's label so: (NP* (DT the) (NN dog))
@@ -327,31 +327,40 @@ class PtsgModel(ModelBase):
         tree = int(np.searchsorted(self.packed.tree_start, node, side="right")) - 1
         return tree, node - int(self.packed.tree_start[tree])
 
-    def fragment_text(self, state, root, cut_at=None, expand_at=None):
-        """The fragment rooted at node ``root`` in brackets, as the cuts stand except that
-        node ``cut_at`` is taken as cut and ``expand_at`` as not (a frontier node is its label
-        alone; a preterminal shows its word)."""
+    def fragment_tree(self, state, root, cut_at=None, expand_at=None):
+        """The fragment rooted at node ``root`` as the cuts stand except that node ``cut_at``
+        is taken as cut and ``expand_at`` as not: (nested tuples — a frontier node a 1-tuple
+        of its label, a preterminal (tag, word) — and the fragment's nodes in preorder)."""
         p, names = self.packed, {i: name for name, i in self.packed.labels.items()}
         words = {i: name[1] for name, i in p.rules.items() if len(name) == 2}
+        nodes = []
 
-        def text(n, top):
+        def shape(n, top):
+            nodes.append(n)
             if not top and (n == cut_at or (state.cut[n] and n != expand_at)):
-                return names[p.label[n]]
+                return (names[p.label[n]],)
             if p.left[n] < 0:
-                return f"({names[p.label[n]]} {words[p.rule[n]]})"
-            return f"({names[p.label[n]]} {text(p.left[n], False)} {text(p.right[n], False)})"
+                return names[p.label[n]], words[p.rule[n]]
+            return names[p.label[n]], shape(p.left[n], False), shape(p.right[n], False)
 
-        return text(root, True)
+        return shape(root, True), nodes
 
-    def describe_site(self, state, s):
-        """The type (merged M against upper U + lower L) in brackets."""
+    def fragment_text(self, state, root, cut_at=None, expand_at=None):
+        """``fragment_tree`` in brackets (``bracketed``)."""
+        return bracketed(self.fragment_tree(state, root, cut_at, expand_at)[0])
+
+    def site_type(self, state, s):
+        """Site s's type as fragments: (M, U, L), each ``fragment_tree``'s (shape, nodes)."""
         n = int(self.packed.site_node[s])
         root = int(self.packed.parent[n])
         while not state.cut[root]:
             root = int(self.packed.parent[root])
-        merged = self.fragment_text(state, root, expand_at=n)
-        upper = self.fragment_text(state, root, cut_at=n)
-        lower = self.fragment_text(state, n)
+        return (self.fragment_tree(state, root, expand_at=n),
+                self.fragment_tree(state, root, cut_at=n), self.fragment_tree(state, n))
+
+    def describe_site(self, state, s):
+        """The type (merged M against upper U + lower L) in brackets."""
+        merged, upper, lower = (bracketed(shape) for shape, _ in self.site_type(state, s))
         return SiteView(f"{merged}  ·  {upper} + {lower}",
                         ("inside the fragment above", "a fragment's root"))
 
@@ -415,6 +424,16 @@ class PtsgModel(ModelBase):
         lines += [f"{row.root}\t{row.count}\t{row.probability:.6g}\t{row.fragment}"
                   for row in table.itertuples()]
         return "\n".join(lines) + "\n"
+
+
+def bracketed(fragment):
+    """A ``fragment_tree`` shape in brackets: a frontier node is its label alone, a preterminal
+    shows its word."""
+    if len(fragment) == 1:
+        return fragment[0]
+    if isinstance(fragment[1], str):
+        return f"({fragment[0]} {fragment[1]})"
+    return f"({fragment[0]} {bracketed(fragment[1])} {bracketed(fragment[2])})"
 
 
 def held_out_split(trees, share):
