@@ -90,7 +90,9 @@ def test_equal_engine_time_keeps_the_chains_near_the_same_seconds(pool):
     time.sleep(0.3)
     seconds, sweeps = np.array(race.seconds()), np.array(race.sweeps())
     assert seconds.min() > 0.2
-    assert seconds.max() - seconds.min() < 0.5 * seconds.min(), seconds
+    # at equal passes TYPE's chains would be ~5 times TOKEN's; a loaded machine (make test's
+    # workers beside) stretches single ticks, measured to 0.57–0.86 s
+    assert seconds.max() < 2 * seconds.min(), seconds
     assert sweeps[:2].min() > sweeps[2:].max()  # TOKEN's sweeps are cheaper: it did more
     race.close()
 
