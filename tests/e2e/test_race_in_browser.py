@@ -64,7 +64,8 @@ def test_a_bad_upload_names_the_line_and_the_race_survives(page, app_url, tmp_pa
     upload_a_tab(page, tmp_path)
     assert pass_numbers(page) == reached  # the race is still there, unchanged
     page.get_by_role("button", name="Step").click()
-    wait_idle(page)
+    # the chains' rows come from their worker processes: on a loaded machine after the rerun
+    expect(page.locator(LABELS).first).to_contain_text("pass 3")
     assert set(pass_numbers(page)) == {3}
 
 
