@@ -168,7 +168,7 @@ def _sentence_restore(rng, state, u, values):
 
 @implements(interface.sentence_work_size)
 def _sentence_work_size(state):
-    """interface.sentence_work_size: the inside pass's rows for the largest tree (``Rows``).
+    """interface.sentence_work_size: the inside pass's rows for the largest tree (``work_length``).
 
     Parameters
     ----------
