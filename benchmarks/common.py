@@ -64,6 +64,23 @@ def median_seconds(fn, repeats, warmup=2):
     return statistics.median(times)
 
 
+def interleaved_medians(fns, repeats, warmup=2):
+    """Median wall time of each of ``fns`` over ``repeats`` rounds that call them in turn, after
+    ``warmup`` untimed rounds. On a machine whose speed drifts (measured here: the same sweep
+    25 ms in one process, 33 in the next), calls side by side feel the same drift, so their
+    ratio holds where two separate medians would not."""
+    for _ in range(warmup):
+        for fn in fns:
+            fn()
+    times = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, spent in zip(fns, times):
+            t0 = time.perf_counter()
+            fn()
+            spent.append(time.perf_counter() - t0)
+    return [statistics.median(spent) for spent in times]
+
+
 def markdown_table(rows):
     header = ["figure", "measured", "target", "reached", "how"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -42,14 +42,14 @@ NO_CHILD = np.int64(0x5851F42D4C957F2D)  # a preterminal's children's part
 # any count k ≥ 1 it vanishes, and in linear form several of them would underflow
 TINY_LOG = -30.0
 M_KEY, U_KEY, L_KEY = 0, 1, 2  # columns of type_key and type_mu
-REMOVED, ASIDE = 1, 2  # a site inside a move: its fragments uncounted, or only set aside
+STAMP, ROOT, SOURCE = 0, 1, 2  # columns of stash
 
 CORPUS_FIELDS = ("parent", "left", "right", "label", "rule", "log_rule", "node_site",
                  "site_node", "tree_start", "log_stop", "log_go", "params")
 
 PtsgState = namedtuple("PtsgState", CORPUS_FIELDS + (
     "cut", "h_in", "mu_in", "slot_key", "slot_head", "slot_size", "item_next", "item_prev",
-    "n_root", "removed", "gone", "type_key", "type_mu", "type_root", "typed_at", "stamp",
+    "n_root", "removed", "gone", "type_key", "type_mu", "stash", "stamp",
     "aside", "stack", "pattern_key", "tree_stack"))
 PtsgState.__doc__ = """State of the PTSG: the treebank (shared by copies) and its fragmentation.
 
@@ -71,16 +71,16 @@ mu_in : float64[N]       its log μ
 slot_key, slot_head, slot_size : int64[C]   the fragment index: key → its occurrences' roots
 item_next, item_prev : int64[N]             the index's links (items are root nodes)
 n_root : int64[L]        fragments in use per root label (n_X, the DP's customers)
-removed : uint8[S]       REMOVED while a site's fragments are taken out (inside a move), ASIDE
-                         while it is set aside (its fragments still counted: remove_site)
+removed : uint8[S]       1 while a site is removed (set aside inside a move: remove_site)
 gone : int64[N]          how many removed sites took out the fragment rooted at the node
-type_key : int64[S, 3]   a removed site's type (M, U, L), as it was in place
+type_key : int64[S, 3]   a removed site's type (M, U, L), when it is its own SOURCE (below)
 type_mu : float64[S, 3]  their log μ
-type_root : int64[S]     a removed site's fragment root (of M, or of U)
-typed_at : int64[S]      stamp[0] when block_candidates stashed the site's type (above) for
-                         remove_site; stale once stamp moves on
+stash : int64[S, 3]      a removed site's STAMP (stamp[0] when block_candidates listed it, which
+                         remove_site then trusts; stale once stamp moves on), the ROOT of its M
+                         (or U), and the SOURCE site whose type_key and type_mu hold its type
+                         (a candidate's is the pivot's: one row written per candidate)
 stamp : int64[1]         counts block_candidates' and add_site's calls
-aside : int64[2]         sites set aside in the block being sampled, by value (remove_site)
+aside : int64[2]         removed sites, by value (remove_site)
 stack : int64[N]         work: the way down a fragment to a pivot
 pattern_key : int64[Z · 30]   SENTENCE's work: the keys of each node's patterns (Z: the
                          largest tree's nodes; sentence.py)
@@ -397,6 +397,33 @@ def type_of(state, n):
     return key_m, key_u, key_l, mu_m, mu_u, mu_l, r
 
 
+@inline
+def weigh_in_place(state, w, key_m, key_u, key_l, mu_m, mu_u, mu_l, x, joined, cut):
+    """eq. 4 (``weigh``) for one site of type (M, U, L) at a node labelled x whose fragments are
+    still in the index: its own are discounted — M when joined (joined = 1), U and L when cut
+    (cut = 1).
+
+    Parameters
+    ----------
+    state : PtsgState
+    w : float64[≥ 2]
+        Output.
+    key_m, key_u, key_l : int64
+    mu_m, mu_u, mu_l : float64
+    x : int
+        The site's label.
+    joined, cut : int
+        1 − b_s and b_s.
+    """
+    same = key_u == key_l
+    n_m = count_of(state, key_m) - joined
+    n_u = count_of(state, key_u) - cut - (cut if same else 0)
+    n_l = n_u if same else count_of(state, key_l) - cut
+    # n_X less the site's own draws from θ_X (L, and U or M when X = R), plus U's when X = R:
+    # n_X − b in every case
+    weigh(state, w, mu_m, mu_u, mu_l, n_m, n_u, n_l, same, state.n_root[x] - cut)
+
+
 @implements(interface.token_weights)
 def _token_weights(rng, state, s, w):
     """interface.token_weights: eq. 4 from the index's counts, less the site's own fragments
@@ -411,21 +438,15 @@ def _token_weights(rng, state, s, w):
         Output.
     """
     n = state.site_node[s]
-    key_m, key_u, key_l, mu_m, mu_u, mu_l, r = type_of(state, n)
+    key_m, key_u, key_l, mu_m, mu_u, mu_l, _ = type_of(state, n)
     b = np.int64(state.cut[n])
-    same = key_u == key_l
-    x = state.label[n]
-    n_m = count_of(state, key_m) - (1 - b)
-    n_u = count_of(state, key_u) - b - (b if same else 0)
-    n_l = n_u if same else count_of(state, key_l) - b
-    # n_X less the site's own draws from θ_X (L, and U or M when X = R), plus U's when X = R:
-    # n_X − b in every case
-    weigh(state, w, mu_m, mu_u, mu_l, n_m, n_u, n_l, same, state.n_root[x] - b)
+    weigh_in_place(state, w, key_m, key_u, key_l, mu_m, mu_u, mu_l, state.label[n], 1 - b, b)
 
 
 @implements(interface.site_weights)
 def _site_weights(state, s, w):
-    """interface.site_weights: eq. 4 for a removed site, from the type it had in place.
+    """interface.site_weights: eq. 4 for a removed site, the only one set aside, from the type
+    it had in place.
 
     Parameters
     ----------
@@ -434,14 +455,11 @@ def _site_weights(state, s, w):
     w : float64[≥ 2]
         Output.
     """
-    key_m, key_u, key_l = state.type_key[s, M_KEY], state.type_key[s, U_KEY], state.type_key[s, L_KEY]
-    same = key_u == key_l
-    n_u = count_of(state, key_u)
-    n_x = state.n_root[state.label[state.site_node[s]]]
-    if state.label[state.site_node[s]] == state.label[state.type_root[s]]:
-        n_x += 1  # U was drawn from θ_X before L
-    weigh(state, w, state.type_mu[s, M_KEY], state.type_mu[s, U_KEY], state.type_mu[s, L_KEY],
-          count_of(state, key_m), n_u, n_u if same else count_of(state, key_l), same, n_x)
+    t = state.stash[s, SOURCE]
+    weigh_in_place(state, w, state.type_key[t, M_KEY], state.type_key[t, U_KEY],
+                   state.type_key[t, L_KEY], state.type_mu[t, M_KEY], state.type_mu[t, U_KEY],
+                   state.type_mu[t, L_KEY], state.label[state.site_node[s]], state.aside[0],
+                   state.aside[1])
 
 
 # --- the site's values -------------------------------------------------------------------------
@@ -493,15 +511,13 @@ def _get_value(state, s):
 
 @implements(interface.remove_site)
 def _remove_site(state, s):
-    """interface.remove_site: uncount the fragments that depend on b_s (M, or U and L), keep
-    the site's type for site_weights, block_candidates and block_delta, and mark the
-    fragments' roots gone (``conflicts``). The cut and the keys stay as they were.
-
-    A site joining a TYPE block after its pivot (its type stashed by block_candidates) is set
-    aside instead: marked, and tallied in ``aside`` by its value, its fragments left in the
-    index. Most block sites go back as they were, and the block's counts less its sites are
-    the index's less the tally (block_delta), so only a site whose value changes is
-    uncounted, by add_site.
+    """interface.remove_site, by setting the site aside: its type kept for site_weights,
+    block_candidates and block_delta, the roots of the fragments that depend on b_s (M, or U
+    and L) marked gone (``conflicts``), and the site tallied in ``aside`` by its value. Its
+    fragments stay in the index: the counts less a removed site's are the index's less the
+    tally (site_weights, block_delta), and most sites go back as they were, so only a site
+    whose value changes is uncounted and counted again (add_site). The sites removed together
+    are always of one type: a TOKEN site alone, or a TYPE block.
 
     Parameters
     ----------
@@ -510,19 +526,16 @@ def _remove_site(state, s):
     s : int
     """
     n = state.site_node[s]
-    if state.typed_at[s] == state.stamp[0]:  # a block's candidate: set aside
-        state.aside[state.cut[n]] += 1
-        state.removed[s] = ASIDE
-    else:
+    if state.stash[s, STAMP] != state.stamp[0]:  # not a block's candidate (listed just now)
         key_m, key_u, key_l, mu_m, mu_u, mu_l, r = type_of(state, n)
         state.type_key[s, M_KEY], state.type_key[s, U_KEY], state.type_key[s, L_KEY] = \
             key_m, key_u, key_l
         state.type_mu[s, M_KEY], state.type_mu[s, U_KEY], state.type_mu[s, L_KEY] = \
             mu_m, mu_u, mu_l
-        state.type_root[s] = r
-        uncount(state, n, r)
-        state.removed[s] = REMOVED
-    state.gone[state.type_root[s]] += 1
+        state.stash[s, ROOT], state.stash[s, SOURCE] = r, s
+    state.aside[state.cut[n]] += 1
+    state.removed[s] = 1
+    state.gone[state.stash[s, ROOT]] += 1
     state.gone[n] += 1
 
 
@@ -544,8 +557,8 @@ def uncount(state, n, r):
 
 @implements(interface.add_site)
 def _add_site(state, s, v):
-    """interface.add_site: b_s = v, the keys above s refreshed, its new fragments counted (a
-    site set aside and given back its value: only unmarked).
+    """interface.add_site: b_s = v and unmarked; when that changes b_s, its old fragments
+    uncounted, the keys above s refreshed and its new fragments counted.
 
     Parameters
     ----------
@@ -554,18 +567,13 @@ def _add_site(state, s, v):
     s, v : int
     """
     n = state.site_node[s]
-    r = state.type_root[s]
+    r = state.stash[s, ROOT]
     state.stamp[0] += 1  # the block is gathered: types stashed for it are stale from here on
-    recount = True
-    if state.removed[s] == ASIDE:
-        state.aside[state.cut[n]] -= 1
-        recount = state.cut[n] != v
-        if recount:
-            uncount(state, n, r)
-    if state.cut[n] != v:  # most of a block's sites go back as they were: keys unchanged
+    state.aside[state.cut[n]] -= 1
+    if state.cut[n] != v:  # most sites go back as they were: nothing to recount
+        uncount(state, n, r)
         state.cut[n] = v
         refresh_above(state, n)
-    if recount:
         file_fragment(state, r, 1)
         if v:
             file_fragment(state, n, 1)
@@ -606,7 +614,8 @@ def _reseats(state):
 def _pivots_in_order(state):
     """interface.pivots_in_order: True: a sweep's pivots in site order (a tree's
     nodes in preorder), which reads the trees' arrays in order; measured on GUM's training
-    trees, a TYPE sweep takes 154 ms so against 190 in random order (TOKEN: 23 ms).
+    trees when this was chosen, a TYPE sweep took 154 ms so against 190 in random order (TOKEN:
+    23 ms).
 
     Parameters
     ----------
@@ -719,14 +728,14 @@ def climb(state, n, k):
 
 @inline
 def take_typed(state, s0, q, root, out, found):
-    """List node q (a site) as a candidate of the pivot s0's type, its type and fragment root
-    stashed for remove_site (it is the pivot's: the same M, U and L). Return how many are
-    listed.
+    """List node q (a site) as a candidate of the pivot s0's type, stashing for remove_site
+    that it is (its type is s0's: the same M, U and L) and its fragment root. Return how many
+    are listed.
 
     Parameters
     ----------
     state : PtsgState
-        type_key, type_mu, type_root and typed_at of q's site written.
+        stash of q's site written.
     s0, q, root : int
     out : int64[S]
     found : int
@@ -736,10 +745,8 @@ def take_typed(state, s0, q, root, out, found):
     int
     """
     s = state.node_site[q]
-    for j in range(3):
-        state.type_key[s, j], state.type_mu[s, j] = state.type_key[s0, j], state.type_mu[s0, j]
-    state.type_root[s] = root
-    state.typed_at[s] = state.stamp[0]
+    state.stash[s, STAMP], state.stash[s, ROOT], state.stash[s, SOURCE] = \
+        state.stamp[0], root, s0
     out[found] = s
     return found + 1
 
@@ -752,8 +759,9 @@ def _block_candidates(state, s0, out):
     the end of that way, has the site there, and no other: cutting one fragment at two
     different nodes gives two different uppers). The cut ones are found through the shorter
     of the lists of L and of U (a common lower part, a determiner's word, under a rare upper
-    part is found from the upper's few occurrences), the others through the list of M. Each
-    candidate's type is stashed for remove_site, until the next add_site.
+    part is found from the upper's few occurrences), the others through the list of M; the
+    pivot, set aside with its fragments in the index, is among them. Each candidate's type is
+    stashed for remove_site, until the next add_site.
 
     Parameters
     ----------
@@ -772,7 +780,7 @@ def _block_candidates(state, s0, out):
     key_m, key_u, key_l = (state.type_key[s0, M_KEY], state.type_key[s0, U_KEY],
                            state.type_key[s0, L_KEY])
     state.stamp[0] += 1
-    k = path_from(state, state.type_root[s0], state.site_node[s0])
+    k = path_from(state, state.stash[s0, ROOT], state.site_node[s0])
     found = 0
     slot_l = hash_table.find(state.slot_key, key_l)
     slot_u = hash_table.find(state.slot_key, key_u)
@@ -844,7 +852,7 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
     """
     key_m, key_u, key_l = (state.type_key[s0, M_KEY], state.type_key[s0, U_KEY],
                            state.type_key[s0, L_KEY])
-    x, root_label = state.label[state.site_node[s0]], state.label[state.type_root[s0]]
+    x, root_label = state.label[state.site_node[s0]], state.label[state.stash[s0, ROOT]]
     # the sites set aside still hold their fragments: joined ones an M each, cut ones a U and
     # an L (the same fragment twice when U = L), all rooted at R but the L's, rooted at X
     joined, cut = state.aside[0], state.aside[1]
