@@ -42,14 +42,13 @@ NO_CHILD = np.int64(0x5851F42D4C957F2D)  # a preterminal's children's part
 # any count k ≥ 1 it vanishes, and in linear form several of them would underflow
 TINY_LOG = -30.0
 M_KEY, U_KEY, L_KEY = 0, 1, 2  # columns of type_key and type_mu
-STAMP, ROOT, SOURCE = 0, 1, 2  # columns of stash
 
 CORPUS_FIELDS = ("parent", "left", "right", "label", "rule", "log_rule", "node_site",
                  "site_node", "tree_start", "log_stop", "log_go", "params")
 
 PtsgState = namedtuple("PtsgState", CORPUS_FIELDS + (
     "cut", "h_in", "mu_in", "slot_key", "slot_head", "slot_size", "item_next", "item_prev",
-    "n_root", "removed", "gone", "type_key", "type_mu", "stash", "stamp",
+    "n_root", "removed", "gone", "type_key", "type_mu", "type_root", "gathering",
     "aside", "stack", "pattern_key", "tree_stack"))
 PtsgState.__doc__ = """State of the PTSG: the treebank (shared by copies) and its fragmentation.
 
@@ -73,13 +72,11 @@ item_next, item_prev : int64[N]             the index's links (items are root no
 n_root : int64[L]        fragments in use per root label (n_X, the DP's customers)
 removed : uint8[S]       1 while a site is removed (set aside inside a move: remove_site)
 gone : int64[N]          how many removed sites took out the fragment rooted at the node
-type_key : int64[S, 3]   a removed site's type (M, U, L), when it is its own SOURCE (below)
+type_key : int64[S, 3]   the type (M, U, L) of a site removed alone or as a TYPE pivot
 type_mu : float64[S, 3]  their log μ
-stash : int64[S, 3]      a removed site's STAMP (stamp[0] when block_candidates listed it, which
-                         remove_site then trusts; stale once stamp moves on), the ROOT of its M
-                         (or U), and the SOURCE site whose type_key and type_mu hold its type
-                         (a candidate's is the pivot's: one row written per candidate)
-stamp : int64[1]         counts block_candidates' and add_site's calls
+type_root : int64[S]     its fragment root (of M, or of U)
+gathering : uint8[1]     1 from block_candidates to the next add_site: the sites removed meanwhile
+                         are of the pivot's type
 aside : int64[2]         removed sites, by value (remove_site)
 stack : int64[N]         work: the way down a fragment to a pivot
 pattern_key : int64[Z · 30]   SENTENCE's work: the keys of each node's patterns (Z: the
@@ -455,10 +452,9 @@ def _site_weights(state, s, w):
     w : float64[≥ 2]
         Output.
     """
-    t = state.stash[s, SOURCE]
-    weigh_in_place(state, w, state.type_key[t, M_KEY], state.type_key[t, U_KEY],
-                   state.type_key[t, L_KEY], state.type_mu[t, M_KEY], state.type_mu[t, U_KEY],
-                   state.type_mu[t, L_KEY], state.label[state.site_node[s]], state.aside[0],
+    weigh_in_place(state, w, state.type_key[s, M_KEY], state.type_key[s, U_KEY],
+                   state.type_key[s, L_KEY], state.type_mu[s, M_KEY], state.type_mu[s, U_KEY],
+                   state.type_mu[s, L_KEY], state.label[state.site_node[s]], state.aside[0],
                    state.aside[1])
 
 
@@ -511,13 +507,14 @@ def _get_value(state, s):
 
 @implements(interface.remove_site)
 def _remove_site(state, s):
-    """interface.remove_site, by setting the site aside: its type kept for site_weights,
-    block_candidates and block_delta, the roots of the fragments that depend on b_s (M, or U
-    and L) marked gone (``conflicts``), and the site tallied in ``aside`` by its value. Its
-    fragments stay in the index: the counts less a removed site's are the index's less the
-    tally (site_weights, block_delta), and most sites go back as they were, so only a site
-    whose value changes is uncounted and counted again (add_site). The sites removed together
-    are always of one type: a TOKEN site alone, or a TYPE block.
+    """interface.remove_site, by setting the site aside: the roots of the fragments that
+    depend on b_s (M, or U and L) marked gone (``conflicts``), and the site tallied in
+    ``aside`` by its value. Its fragments stay in the index: the counts less a removed site's
+    are the index's less the tally (site_weights, block_delta), and most sites go back as they
+    were, so only a site whose value changes is uncounted and counted again (add_site). The
+    sites removed together are always of one type: a TOKEN site alone, or a TYPE block. A
+    site removed alone or as a pivot keeps its type for site_weights, block_candidates and
+    block_delta; a block's other sites (``gathering``) need none.
 
     Parameters
     ----------
@@ -526,16 +523,18 @@ def _remove_site(state, s):
     s : int
     """
     n = state.site_node[s]
-    if state.stash[s, STAMP] != state.stamp[0]:  # not a block's candidate (listed just now)
+    if state.gathering[0]:
+        r = fragment_root(state, n)
+    else:
         key_m, key_u, key_l, mu_m, mu_u, mu_l, r = type_of(state, n)
         state.type_key[s, M_KEY], state.type_key[s, U_KEY], state.type_key[s, L_KEY] = \
             key_m, key_u, key_l
         state.type_mu[s, M_KEY], state.type_mu[s, U_KEY], state.type_mu[s, L_KEY] = \
             mu_m, mu_u, mu_l
-        state.stash[s, ROOT], state.stash[s, SOURCE] = r, s
+        state.type_root[s] = r
     state.aside[state.cut[n]] += 1
     state.removed[s] = 1
-    state.gone[state.stash[s, ROOT]] += 1
+    state.gone[r] += 1
     state.gone[n] += 1
 
 
@@ -567,8 +566,10 @@ def _add_site(state, s, v):
     s, v : int
     """
     n = state.site_node[s]
-    r = state.stash[s, ROOT]
-    state.stamp[0] += 1  # the block is gathered: types stashed for it are stale from here on
+    # the root above n is where it was: a site on the way to it (or the root itself) conflicts
+    # with n, so none of n's block has moved it
+    r = fragment_root(state, n)
+    state.gathering[0] = 0  # the block is gathered
     state.aside[state.cut[n]] -= 1
     if state.cut[n] != v:  # most sites go back as they were: nothing to recount
         uncount(state, n, r)
@@ -726,31 +727,6 @@ def climb(state, n, k):
     return n
 
 
-@inline
-def take_typed(state, s0, q, root, out, found):
-    """List node q (a site) as a candidate of the pivot s0's type, stashing for remove_site
-    that it is (its type is s0's: the same M, U and L) and its fragment root. Return how many
-    are listed.
-
-    Parameters
-    ----------
-    state : PtsgState
-        stash of q's site written.
-    s0, q, root : int
-    out : int64[S]
-    found : int
-
-    Returns
-    -------
-    int
-    """
-    s = state.node_site[q]
-    state.stash[s, STAMP], state.stash[s, ROOT], state.stash[s, SOURCE] = \
-        state.stamp[0], root, s0
-    out[found] = s
-    return found + 1
-
-
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
     """interface.block_candidates: the sites of the removed pivot's type (M, U, L). A site of
@@ -760,13 +736,14 @@ def _block_candidates(state, s0, out):
     different nodes gives two different uppers). The cut ones are found through the shorter
     of the lists of L and of U (a common lower part, a determiner's word, under a rare upper
     part is found from the upper's few occurrences), the others through the list of M; the
-    pivot, set aside with its fragments in the index, is among them. Each candidate's type is
-    stashed for remove_site, until the next add_site.
+    pivot, set aside with its fragments in the index, is among them. Nothing is written for
+    them but ``out`` (a row per candidate cost a third of a TYPE sweep on GUM: one more line
+    of memory each, far apart): remove_site knows them by ``gathering``.
 
     Parameters
     ----------
     state : PtsgState
-        stack used as work; the candidates' types stashed.
+        stack used as work; gathering set.
     s0 : int
         The pivot, removed.
     out : int64[S]
@@ -779,8 +756,8 @@ def _block_candidates(state, s0, out):
     """
     key_m, key_u, key_l = (state.type_key[s0, M_KEY], state.type_key[s0, U_KEY],
                            state.type_key[s0, L_KEY])
-    state.stamp[0] += 1
-    k = path_from(state, state.stash[s0, ROOT], state.site_node[s0])
+    state.gathering[0] = 1
+    k = path_from(state, state.type_root[s0], state.site_node[s0])
     found = 0
     slot_l = hash_table.find(state.slot_key, key_l)
     slot_u = hash_table.find(state.slot_key, key_u)
@@ -789,19 +766,22 @@ def _block_candidates(state, s0, out):
         while r >= 0:
             q = follow(state, r, k)
             if state.h_in[q] == key_l:
-                found = take_typed(state, s0, q, r, out, found)
+                out[found] = state.node_site[q]
+                found += 1
             r = state.item_next[r]
     elif slot_l >= 0 and slot_u >= 0:
         q = state.slot_head[slot_l]
         while q >= 0:
             r = climb(state, q, k)
             if r >= 0 and state.cut[r] and state.h_in[r] == key_u:
-                found = take_typed(state, s0, q, r, out, found)
+                out[found] = state.node_site[q]
+                found += 1
             q = state.item_next[q]
     slot = hash_table.find(state.slot_key, key_m)
     r = state.slot_head[slot] if slot >= 0 else -1
     while r >= 0:
-        found = take_typed(state, s0, follow(state, r, k), r, out, found)
+        out[found] = state.node_site[follow(state, r, k)]
+        found += 1
         r = state.item_next[r]
     return found
 
@@ -852,7 +832,7 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
     """
     key_m, key_u, key_l = (state.type_key[s0, M_KEY], state.type_key[s0, U_KEY],
                            state.type_key[s0, L_KEY])
-    x, root_label = state.label[state.site_node[s0]], state.label[state.stash[s0, ROOT]]
+    x, root_label = state.label[state.site_node[s0]], state.label[state.type_root[s0]]
     # the sites set aside still hold their fragments: joined ones an M each, cut ones a U and
     # an L (the same fragment twice when U = L), all rooted at R but the L's, rooted at X
     joined, cut = state.aside[0], state.aside[1]
