@@ -6,9 +6,12 @@ from η = 1 (Fig. 5c) and the η sweep (Fig. 5f).
 """
 import sys
 
+import numpy as np
+
 from benchmarks.common import Row, equal_time_race, interleaved_medians, ratio_row
 from datasets.trees import read_file
 from engine.core.rng import make_rng
+from engine.kernels import moves
 from engine.models.ptsg.model import PtsgModel
 from engine.parsing.pipeline import evaluate
 from engine.samplers import make_sampler
@@ -26,17 +29,33 @@ def treebank(part):
 
 def sweep_times(model, names, eta, targets):
     """Median sweep time of sweeps 11–30 of each sampler in ``names`` from η (the first sweeps
-    from η = 1 do more work), each on its own chain, the samplers' sweeps taken in turn."""
-    chains = []
-    for name in names:
-        rng = make_rng(1)
-        chains.append((rng, model.new_state(rng, eta=eta), make_sampler(name)))
-    seconds = interleaved_medians([lambda c=c: c[2].sweep(c[0], c[1]) for c in chains],
-                                  repeats=20, warmup=10)
+    from η = 1 do more work), each on its own chain, the samplers' sweeps taken in turn; the
+    name ``token-at-random`` is TOKEN's moves in a fresh random order of the sites each sweep
+    (where a TYPE block's sites lie: the yardstick of TYPE's memory traffic)."""
+    sweeps = [scattered_token(model, eta) if name == "token-at-random" else chain(model, name, eta)
+              for name in names]
+    seconds = interleaved_medians(sweeps, repeats=20, warmup=10)
     return [Row(f"{name.upper()} sweep, GUM train", spent * 1e3, target, "ms",
                 f"median of sweeps 11–30 from η = {eta}, the samplers' sweeps taken in turn; "
                 f"{model.n_sites:,} sites, {len(model.trees):,} trees")
             for name, spent, target in zip(names, seconds, targets)]
+
+
+def chain(model, name, eta):
+    """A sweep of sampler ``name`` on a chain of its own from η."""
+    rng = make_rng(1)
+    state, sampler = model.new_state(rng, eta=eta), make_sampler(name)
+    return lambda: sampler.sweep(rng, state)
+
+
+def scattered_token(model, eta):
+    """A TOKEN sweep in a random order of the sites, on a chain of its own from η."""
+    rng = make_rng(1)
+    state, w = model.new_state(rng, eta=eta), np.zeros(2)
+
+    def sweep():
+        moves.token_scan(rng, state, rng.permutation(model.n_sites), 1.0, w)
+    return sweep
 
 
 def parsing(train, dev):
@@ -93,8 +112,10 @@ def rows():
         return []
     train, dev = treebank("train"), treebank("dev")
     model = PtsgModel(train)
-    token, type_, sentence = sweep_times(model, ("token", "type", "sentence"), 1.0,
-                                         (60.0, None, None))
-    return [token, type_, ratio_row(type_, token, 4.0, "GUM train"), sentence,
+    token, type_, scattered, sentence = sweep_times(
+        model, ("token", "type", "token-at-random", "sentence"), 1.0, (60.0, None, None, None))
+    return [token, type_, ratio_row(type_, token, 4.0, "GUM train"), scattered,
+            ratio_row(type_, scattered, None, "GUM train, TOKEN's sites in a random order"),
+            sentence,
             *parsing(train, dev),
             figure_5c(model), figure_5f(model)]

@@ -73,22 +73,73 @@ def token_sweep(rng, state, start, stop, inv_temp, w):
     int
         How many sites changed value.
     """
-    # The loop calls the model directly, with no per-site helper taking the state in between:
-    # each such call layer, passing a large state tuple, was measured at ~0.2 µs per site.
     k = n_values(state)
     changed = 0
     for s in range(start, stop):
-        old = get_value(state, s)
-        token_weights(rng, state, s, w)
-        if inv_temp != 1.0:
-            for v in range(k):
-                w[v] = w[v] ** inv_temp
-        v = draw_weights(rng, w, k)
-        # most moves keep the value: then nothing is written, unless the model reseats
-        if v != old or reseats(state):
-            set_value(rng, state, s, v)
-        changed += v != old
+        changed += token_step(rng, state, s, inv_temp, w, k)
     return changed
+
+
+@kernel
+def token_scan(rng, state, order, inv_temp, w):
+    """TOKEN at the sites of ``order`` in turn: with a random permutation, a random-scan sweep,
+    whose sites lie scattered through the model's arrays as a TYPE block's do (the benchmarks
+    compare TYPE's sweep with it).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state, mutated
+    order : int64[≤ n_sites]
+    inv_temp : float64
+    w : float64[n_values]
+        Work, as token_sweep's.
+
+    Returns
+    -------
+    int
+        How many sites changed value.
+    """
+    k = n_values(state)
+    changed = 0
+    for i in range(order.shape[0]):
+        changed += token_step(rng, state, order[i], inv_temp, w, k)
+    return changed
+
+
+@inline
+def token_step(rng, state, s, inv_temp, w, k):
+    """TOKEN's move at site s: b_s from p(b_s | rest)^inv_temp (eq. 4); 1 when it changed.
+
+    Inlined: the sweeps call the model directly, with no per-site call taking the state in
+    between (each such call layer, passing a large state tuple, was measured at ~0.2 µs per
+    site).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state, mutated
+    s : int
+    inv_temp : float64
+    w : float64[k]
+        Work.
+    k : int
+        n_values.
+
+    Returns
+    -------
+    int
+    """
+    old = get_value(state, s)
+    token_weights(rng, state, s, w)
+    if inv_temp != 1.0:
+        for v in range(k):
+            w[v] = w[v] ** inv_temp
+    v = draw_weights(rng, w, k)
+    # most moves keep the value: then nothing is written, unless the model reseats
+    if v != old or reseats(state):
+        set_value(rng, state, s, v)
+    return int(v != old)
 
 
 @kernel
