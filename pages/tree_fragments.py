@@ -205,7 +205,7 @@ def draw_parses(race):
         ("Parent-annotated PCFG", f"{pcfg['pcfg-parent']:.3f}",
          "the PCFG with each label annotated with its parent's (Johnson 1998)", "same split"),
     ), key="tf_f1_metrics")
-    grammar = posterior_grammar(model, run.state)
+    grammar = posterior_grammar(model, [run.state])
     parser = derivation_parser(grammar)
     first = min(st.session_state.tf_parse, len(sentences)) - 1
     rows = []

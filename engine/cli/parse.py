@@ -3,7 +3,7 @@ held-out sentences from their words, score the parses with EVALB (COLLINS.prm).
 
     python -m engine parse --train TREES [TREES …] --test TREES [TREES …] --grammar NAME
                            --output PARSES [--max-length 40] [--markov 1]
-                           [--sampler S --iters N --seed R]   (--grammar ptsg)
+                           [--sampler S --iters N --seed R --average K]   (--grammar ptsg)
 
 Prints JSON: ``f1``, ``precision``, ``recall`` (fractions), ``sentences`` scored, ``seconds``
 to parse them, and ``train_seconds``, ``failed`` (sentences without a parse, scored as flat
@@ -17,6 +17,7 @@ from engine.cli.args import add_output, int_in
 
 MAX_MARKOV = 10  # sibling labels an intermediate label remembers; more is the whole left context
 MAX_ITERS = 100_000
+MAX_AVERAGE = 1_000  # samples a grammar averages: each is kept in memory until the end
 
 
 def add_parse_parser(commands, model):
@@ -44,6 +45,10 @@ def add_parse_parser(commands, model):
     sampled.add_argument("--iters", type=int_in(1, MAX_ITERS), default=100,
                          help="its sweeps over the training trees (default 100)")
     sampled.add_argument("--seed", type=int_in(0, 2**32 - 1), default=0, help="its seed")
+    sampled.add_argument("--average", type=int_in(1, MAX_AVERAGE), default=10,
+                         help="the samples whose mean grammar parses (Liang et al. fn. 6), "
+                              "spread over the chain's second half (default 10; 1: the last "
+                              "sample alone)")
 
 
 def read_treebank(paths):

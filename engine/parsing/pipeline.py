@@ -60,11 +60,11 @@ def train_pcfg(trees, markov=1, parent=False):
     return Trained(pcfg(binarised, unknown_words=classes), vocabulary, restore)
 
 
-def train_ptsg(trees, markov=1, sampler="type", iters=100, seed=0):
-    """The tree-substitution grammar of one sample after ``iters`` sweeps of ``sampler``
-    (engine.models.ptsg.grammar: the posterior mean of Liang et al.'s fn. 6)."""
+def train_ptsg(trees, markov=1, sampler="type", iters=100, seed=0, average=10):
+    """The tree-substitution grammar of the last ``average`` samples of ``iters`` sweeps of
+    ``sampler`` (engine.models.ptsg.grammar: the posterior mean of Liang et al.'s fn. 6)."""
     from engine.models.ptsg import grammar
-    model, _, flattened = grammar.train(trees, markov, sampler, iters, seed)
+    model, _, flattened = grammar.train(trees, markov, sampler, iters, seed, average)
     return Trained(flattened, model.vocabulary, debinarise)
 
 
@@ -73,9 +73,9 @@ GRAMMARS = {kind.name: kind for kind in (
                 lambda trees, markov: train_pcfg(trees, markov)),
     GrammarKind("pcfg-parent", "the parent-annotated treebank PCFG (Johnson 1998)",
                 lambda trees, markov: train_pcfg(trees, markov, parent=True)),
-    GrammarKind("ptsg", "the tree-substitution grammar of a sample (--sampler, --iters, "
-                "--seed; Liang et al. 2010, fn. 6)", train_ptsg,
-                settings=("sampler", "iters", "seed")),
+    GrammarKind("ptsg", "the tree-substitution grammar of a chain's samples (--sampler, "
+                "--iters, --seed, --average; Liang et al. 2010, fn. 6)", train_ptsg,
+                settings=("sampler", "iters", "seed", "average")),
 )}
 
 

@@ -68,6 +68,20 @@ def test_parse_scores_each_grammar_and_writes_a_tree_per_test_sentence(tmp_path,
         assert 0 < results[grammar]["f1"] <= 1
 
 
+def test_parse_averages_the_grammar_over_samples_and_refuses_none(tmp_path, treebank):
+    scores = {}
+    for average in ("1", "3", "0"):
+        done = engine("parse", "--train", treebank / "train.mrg", "--test",
+                      treebank / "test.mrg", "--grammar", "ptsg", "--iters", 6, "--average",
+                      average, "--output", tmp_path / f"{average}.mrg")
+        scores[average] = done.stdout and json.loads(done.stdout)
+    assert 0 < scores["1"]["f1"] <= 1 and 0 < scores["3"]["f1"] <= 1
+    # three samples' fragments: more distinct ones, each with its mean count
+    assert scores["3"]["symbols"] >= scores["1"]["symbols"]
+    assert done.returncode == 2 and "argument --average: must be between 1" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def tree_words(tree):
     from datasets.trees import leaves
     return leaves(tree)

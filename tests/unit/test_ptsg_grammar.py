@@ -9,7 +9,7 @@ import pytest
 
 from datasets.trees import debinarise, leaves
 from engine.core.rng import make_rng
-from engine.models.ptsg.grammar import BASE_MARK, posterior_grammar
+from engine.models.ptsg.grammar import BASE_MARK, INNER_MARK, posterior_grammar, snapshot
 from engine.models.ptsg.model import PtsgModel
 from engine.parsing.cky import Parser
 from tests.conformance.cases.ptsg import CHAIN, DOG, SHORT
@@ -33,7 +33,7 @@ def test_rules_of_single_rule_fragments_are_the_posterior_mean():
     / (n_X + α) with B going on inside a base fragment, and X′ → B C P(r) s_B s_C."""
     model = PtsgModel([DOG, CHAIN, SHORT, DOG], alpha=ALPHA, stop=STOP, rare=1)
     state = model.new_state(make_rng(0), eta=1.0)
-    grammar = posterior_grammar(model, state)
+    grammar = posterior_grammar(model, [state])
     rules = Counter()
     lhs = Counter()
 
@@ -64,6 +64,33 @@ def test_rules_of_single_rule_fragments_are_the_posterior_mean():
     assert checked >= 6  # the binary rules of these trees
 
 
+def whole_tree_weights(grammar, alpha):
+    """The weights n̄_f of the root label's rules whose children are both inner nodes of seen
+    fragments (here: the whole trees' fragments): p (n̄_ROOT+S + α), every sample having 4
+    trees (ROOT → S collapsed into ROOT+S)."""
+    symbols, parents = grammar.symbols, np.asarray(grammar.rule_parent)
+    lefts = np.searchsorted(np.asarray(grammar.left_start), np.arange(len(parents)),
+                            side="right") - 1
+    return sorted(round(math.exp(grammar.rule_logp[r]) * (4 + alpha), 12)
+                  for r in range(len(parents))
+                  if symbols[parents[r]] == "ROOT+S" and INNER_MARK in symbols[lefts[r]]
+                  and INNER_MARK in symbols[grammar.rule_right[r]])
+
+
+def test_the_grammar_of_several_samples_averages_their_counts():
+    """fn. 6's mean over samples: each fragment weighs its count averaged over them. Every
+    tree one fragment (η = 0: DOG twice, CHAIN, SHORT) against every rule one (η = 1, no
+    whole-tree fragment): the whole trees weigh 2, 1, 1 alone and 1, ½, ½ beside the other;
+    a sample twice is that sample."""
+    model = PtsgModel([DOG, CHAIN, SHORT, DOG], alpha=ALPHA, stop=STOP, rare=1)
+    whole, rules = (model.new_state(make_rng(0), eta=eta) for eta in (0.0, 1.0))
+    assert whole_tree_weights(posterior_grammar(model, [whole]), ALPHA) == [1, 1, 2]
+    assert whole_tree_weights(posterior_grammar(model, [whole, rules]), ALPHA) == [0.5, 0.5, 1]
+    assert whole_tree_weights(posterior_grammar(model, [rules]), ALPHA) == []
+    once, twice = (posterior_grammar(model, [snapshot(whole)] * k) for k in (1, 2))
+    np.testing.assert_allclose(twice.rule_logp, once.rule_logp, atol=1e-12)
+
+
 def test_a_sampled_grammar_parses_its_training_sentences_into_their_trees():
     """After TYPE has built bigger fragments, the grammar still derives every training
     sentence, and with them seen, the most probable derivation is its tree."""
@@ -75,7 +102,7 @@ def test_a_sampled_grammar_parses_its_training_sentences_into_their_trees():
     for _ in range(20):
         sampler.sweep(rng, state)
     assert np.count_nonzero(model.values(state) == 0)  # some fragments span several rules
-    parser = Parser(posterior_grammar(model, state))
+    parser = Parser(posterior_grammar(model, [state]))
     for tree in model.trees:
         parse, log_p = parser.parse(list(leaves(tree)))
         assert parse is not None and math.isfinite(log_p)
@@ -119,7 +146,7 @@ def test_a_derivation_outlines_the_fragments_it_was_built_from():
     rng = make_rng(3)
     for _ in range(5):
         state = model.state_from_values((rng.random(model.n_sites) < 0.5).astype(np.uint8))
-        grammar = posterior_grammar(model, state)
+        grammar = posterior_grammar(model, [state])
         parse, _ = derivation_parser(grammar).parse(list(leaves(tree)))
         assert any(BASE_MARK in symbol or "#" in symbol for symbol in flat_symbols(parse)) \
             or state.cut.all()
@@ -136,7 +163,7 @@ def test_a_derivation_reads_labels_from_the_grammar_not_their_spelling():
                                                               ("''", "''"))))
     model = PtsgModel([quoted], alpha=1e-6, stop=STOP, rare=1)
     state = model.new_state(make_rng(0), eta=0.0)  # the whole tree one fragment
-    grammar = posterior_grammar(model, state)
+    grammar = posterior_grammar(model, [state])
     plain, cut = derivation(derivation_parser(grammar).parse(list(leaves(quoted)))[0], grammar)
     assert plain == model.trees[0] and cut.tolist() == [1] + [0] * (len(cut) - 1)
 

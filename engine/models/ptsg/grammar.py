@@ -1,8 +1,10 @@
 """A sampled tree-substitution grammar as a grammar the chart parser reads (Liang et al. fn. 6).
 
-The grammar is the posterior mean given one sample: a fragment f rooted at X has probability
-(n_f + α μ_X(f)) / (n_X + α). It is flattened into binary and lexical rules over three kinds of
-symbol:
+The grammar is the posterior mean given one sample or the mean over several (fn. 6: "a weighted
+combination ... of the rule counts from the PTSG samples and the PCFG-derived base"): a fragment
+f rooted at X has probability (n̄_f + α μ_X(f)) / (n̄_X + α), n̄ the counts averaged over the
+samples (one sample: its own counts). It is flattened into binary and lexical rules over three
+kinds of symbol:
 
 - ``X``, the DP of label X: a fragment rooted at X starts here. It rewrites either as a fragment
   seen in the sample (weight n_f: the fragment's root rule, its inner nodes fresh symbols) or
@@ -16,11 +18,13 @@ binarised tree it derives; its probability is the PTSG's probability of that der
 parser finds the most probable derivation, not the most probable tree).
 """
 import math
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 
 import numpy as np
 
 from engine.parsing.pcfg import grammar_from_rules
+
+Sample = namedtuple("Sample", "cut h_in")
 
 BASE_MARK = "'"  # X' : X inside a fragment drawn from the base
 INNER_MARK = "#"  # X#k : an inner node of a seen fragment
@@ -49,54 +53,72 @@ def base_rules(model, binary, lexical, labels):
                 binary[parent + BASE_MARK, left_symbol, right_symbol] += weight
 
 
-def seen_rules(model, state, binary, lexical, labels):
-    """Each fragment in use, from one of its occurrences: its root rule under its label's DP
-    symbol with weight n_f, its inner nodes as fresh symbols with weight 1."""
+def seen_rules(model, samples, binary, lexical, labels):
+    """Each fragment in use in any of the samples (states, or ``Sample``s), from one of its
+    occurrences: its root rule under its label's DP symbol with weight n̄_f, its inner nodes
+    as fresh symbols with weight 1."""
     packed = model.packed
     names = {i: name for name, i in packed.labels.items()}
     words = {i: name[1] for name, i in packed.rules.items() if len(name) == 2}
     fresh = 0
 
-    def symbol_of(node):
+    def symbol_of(node, cut):
         """The symbol a fragment's child node stands for: a frontier's DP, or a fresh one."""
         nonlocal fresh
         label = names[packed.label[node]]
-        if state.cut[node]:
+        if cut[node]:
             return label
         fresh += 1
         symbol = f"{label}{INNER_MARK}{fresh}"
         labels[symbol] = label
-        expand(node, symbol, 1.0)
+        expand(node, symbol, 1.0, cut)
         return symbol
 
-    def expand(node, symbol, weight):
+    def expand(node, symbol, weight, cut):
         if packed.left[node] < 0:
             lexical[symbol, words[packed.rule[node]]] += weight
         else:
-            binary[symbol, symbol_of(packed.left[node]),
-                   symbol_of(packed.right[node])] += weight
+            binary[symbol, symbol_of(packed.left[node], cut),
+                   symbol_of(packed.right[node], cut)] += weight
 
-    for slot in (state.slot_key >= 0).nonzero()[0]:
-        root = int(state.slot_head[slot])
-        expand(root, names[packed.label[root]], float(state.slot_size[slot]))
+    for sample, root, count in fragments(samples):
+        expand(root, names[packed.label[root]], count / len(samples), samples[sample].cut)
 
 
-def posterior_grammar(model, state):
-    """The parser's ``Grammar`` of the posterior mean PTSG given ``state``; goal: the roots'
-    DP symbols (labels ROOT…)."""
+def fragments(samples):
+    """The fragments in use in ``samples`` (each with ``cut`` and ``h_in``, as a state has),
+    one per key: (the sample and the root of one occurrence, its count summed over them)."""
+    roots = [np.flatnonzero(sample.cut) for sample in samples]
+    keys = np.concatenate([sample.h_in[r] for sample, r in zip(samples, roots)])
+    which = np.concatenate([np.full(len(r), i) for i, r in enumerate(roots)])
+    _, first, counts = np.unique(keys, return_index=True, return_counts=True)
+    everywhere = np.concatenate(roots)
+    return zip(which[first].tolist(), everywhere[first].tolist(), counts.tolist())
+
+
+def snapshot(state):
+    """What the grammar needs of a sample: copies of its cuts and keys."""
+    return Sample(state.cut.copy(), state.h_in.copy())
+
+
+def posterior_grammar(model, samples):
+    """The parser's ``Grammar`` of the posterior mean PTSG given ``samples`` (a list of states
+    or ``Sample``s; one for the mean given that sample); goal: the roots' DP symbols (labels
+    ROOT…)."""
     binary, lexical, labels = defaultdict(float), defaultdict(float), {}
     base_rules(model, binary, lexical, labels)
-    seen_rules(model, state, binary, lexical, labels)
+    seen_rules(model, samples, binary, lexical, labels)
     classes = {word for (_, word) in lexical} - model.vocabulary
     goal = [name for name in model.packed.labels if name.startswith("ROOT")]
     return grammar_from_rules(dict(binary), dict(lexical), labels=labels, goal=goal,
                               unknown_words=classes)
 
 
-def train(trees, markov=1, sampler="type", iters=100, seed=0, eta=1.0, **prior):
+def train(trees, markov=1, sampler="type", iters=100, seed=0, average=10, eta=1.0, **prior):
     """A PTSG learnt from ``trees`` (as read): ``iters`` sweeps of ``sampler`` from η, then
-    the posterior mean grammar of the last sample; (model, state, grammar). ``prior``: the
-    model's α and s, its defaults if left out."""
+    the posterior mean grammar of the chain's last ``average`` samples, ``sample_step``
+    sweeps apart; (model, state, grammar). ``prior``: the model's α and s, its defaults if
+    left out."""
     from engine.core.rng import make_rng
     from engine.models.ptsg.model import PtsgModel
     from engine.samplers import make_sampler
@@ -104,9 +126,18 @@ def train(trees, markov=1, sampler="type", iters=100, seed=0, eta=1.0, **prior):
     rng = make_rng(seed)
     state = model.new_state(rng, eta=eta)
     chain = make_sampler(sampler, total_sweeps=iters)
-    for _ in range(iters):
+    step, samples = sample_step(iters, average), []
+    for done in range(1, iters + 1):
         chain.sweep(rng, state)
-    return model, state, posterior_grammar(model, state)
+        if (iters - done) % step == 0 and iters - done < average * step:
+            samples.append(snapshot(state))
+    return model, state, posterior_grammar(model, samples)
+
+
+def sample_step(iters, average):
+    """Sweeps between the samples a grammar averages: ``average`` of them within the chain's
+    second half (every sweep when there are fewer sweeps than that)."""
+    return max(1, iters // (2 * average))
 
 
 def derivation_parser(grammar):

@@ -311,7 +311,8 @@ class PtsgModel(ModelBase):
         from engine import evalb
         from engine.models.ptsg.grammar import posterior_grammar
         from engine.parsing.pipeline import Trained, parse_sentences
-        trained = Trained(posterior_grammar(self, state), self.vocabulary, treebank.debinarise)
+        trained = Trained(posterior_grammar(self, [state]), self.vocabulary,
+                          treebank.debinarise)
         parses, kept, _ = parse_sentences(trained, self.held_out, MAX_LENGTH)
         return parses, evalb.score(kept, parses), kept
 
