@@ -16,3 +16,6 @@ def gum_split(part):
     """The GUM .ptb files of one part of GUM's partition ("train", "dev" or "test"), sorted."""
     from datasets.standard import gum_files
     return gum_files(GUM_CONST, part)
+KFTT_PAIRS = FOLDER / "kftt-jaen" / "jaen.src-tgt"  # 582 Japanese-English pairs (KFTT)
+KFTT_GOLD = FOLDER / "kftt-jaen" / "jaen.gold.0idx.pharaoh"  # their hand alignments, 0-based
+KFTT_AUTO = FOLDER / "kftt-jaen" / "jaen.awesome-align.out"  # awesome-align's alignments

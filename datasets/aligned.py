@@ -1,0 +1,138 @@
+"""Word-aligned sentence pairs, as alignment tools write them: the pairs one per line,
+``source words ||| target words``, and the alignment of each in Pharaoh format, one line per
+pair, ``i-j`` links (source position i to target position j, 0-based, in any order; awesome-align
+writes them unsorted). A pair may carry its alignment as a third field instead
+(``source ||| target ||| 0-0 1-2``), so that one file holds a small corpus.
+
+Words are split on white space as Python's ``str.split()`` does, as awesome-align's reader does:
+an ideographic space (U+3000) in Japanese text separates words too (KFTT has five such lines).
+"""
+import re
+from dataclasses import dataclass
+
+from datasets.errors import CorpusError
+from datasets.text import decode
+
+SEPARATOR = " ||| "
+MAX_WORDS = 200     # words on one side of a pair
+MAX_PAIRS = 100_000
+_LINK = re.compile(r"(\d+)-(\d+)$")
+EXAMPLE = "我 今天 和 她 有 约会 ||| I have a date with her today ||| 0-0 1-6 2-4 3-5 4-1 5-3"
+
+
+@dataclass(frozen=True)
+class AlignedCorpus:
+    """Sentence pairs with their word alignments.
+
+    Attributes
+    ----------
+    source, target : tuple of tuple of str
+        Each pair's words on either side.
+    links : tuple of tuple of (int, int)
+        Each pair's alignment, sorted, without repeats: (source position, target position).
+    name : str
+        A label for the user.
+    """
+
+    source: tuple
+    target: tuple
+    links: tuple
+    name: str = "aligned pairs"
+
+    def __len__(self):
+        return len(self.source)
+
+    def head(self, n):
+        """The first n pairs."""
+        return AlignedCorpus(self.source[:n], self.target[:n], self.links[:n], self.name)
+
+
+def read(pairs, alignments=None, name="aligned pairs"):
+    """Pairs and their alignments from text (or a file's bytes).
+
+    Parameters
+    ----------
+    pairs : str or bytes
+        ``source ||| target`` per line, or ``source ||| target ||| links`` when ``alignments``
+        is None.
+    alignments : str or bytes, optional
+        One line of Pharaoh links per pair (an empty line: a pair with no links).
+    name : str
+
+    Raises
+    ------
+    CorpusError
+        Naming the line (and the file, when the two disagree) of the first problem.
+    """
+    pair_lines = _lines(pairs)
+    if len(pair_lines) > MAX_PAIRS:
+        raise CorpusError(f"{len(pair_lines):,} pairs: the lab reads at most {MAX_PAIRS:,}; "
+                          "take a part of the file")
+    fields = [_pair_fields(line, number, alignments is None)
+              for number, line in enumerate(pair_lines, 1)]
+    if alignments is not None:
+        link_lines = _lines(alignments)
+        if len(link_lines) != len(pair_lines):
+            raise CorpusError(f"the alignments have {len(link_lines):,} lines and the pairs "
+                              f"{len(pair_lines):,}: each pair needs one line of links "
+                              "(an empty line for a pair with none)")
+        fields = [(f, e, links) for (f, e, _), links in zip(fields, link_lines)]
+    if not fields:
+        raise CorpusError("no sentence pairs: write one pair a line, "
+                          f"'source words{SEPARATOR}target words'")
+    source, target, links = [], [], []
+    for number, (f, e, text) in enumerate(fields, 1):
+        source.append(tuple(f))
+        target.append(tuple(e))
+        links.append(parse_links(text, len(f), len(e), number))
+    return AlignedCorpus(tuple(source), tuple(target), tuple(links), name)
+
+
+def _lines(data):
+    text = decode(data) if isinstance(data, bytes) else data
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip("\r") for line in lines]
+
+
+def _pair_fields(line, number, with_links):
+    """(source words, target words, links text or None) of one line."""
+    parts = line.split("|||")
+    if len(parts) not in ((2, 3) if with_links else (2,)):
+        expected = (f"'source{SEPARATOR}target' or 'source{SEPARATOR}target{SEPARATOR}links'"
+                    if with_links else f"'source{SEPARATOR}target'")
+        raise CorpusError(f"a pair must read {expected}; this line has {len(parts) - 1} "
+                          "'|||'", line=number)
+    f, e = parts[0].split(), parts[1].split()
+    for side, words in (("source", f), ("target", e)):
+        if not words:
+            raise CorpusError(f"the {side} sentence is empty", line=number)
+        if len(words) > MAX_WORDS:
+            raise CorpusError(f"the {side} sentence has {len(words)} words: the lab reads "
+                              f"at most {MAX_WORDS} a side", line=number)
+    return f, e, (parts[2] if len(parts) == 3 else "")
+
+
+def parse_links(text, f_len, e_len, number):
+    """The sorted, distinct links of one line of Pharaoh text (``0-0 1-2 …``).
+
+    Raises
+    ------
+    CorpusError
+        For a link that is not ``i-j`` or points past either sentence (naming which).
+    """
+    links = set()
+    for token in text.split():
+        match = _LINK.match(token)
+        if not match:
+            raise CorpusError(f"{token!r} is not a link: write 'i-j', the source word's "
+                              "position, a hyphen and the target word's (0-based)", line=number)
+        i, j = int(match.group(1)), int(match.group(2))
+        for side, k, length in (("source", i, f_len), ("target", j, e_len)):
+            if k >= length:
+                raise CorpusError(f"link {token} points to {side} word {k}, but the {side} "
+                                  f"sentence has {length} words (positions 0 … {length - 1}; "
+                                  "are the links 1-based?)", line=number)
+        links.add((i, j))
+    return tuple(sorted(links))
