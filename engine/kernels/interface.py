@@ -135,6 +135,29 @@ sentence_work_size = _stub("sentence_work_size", """sentence_work_size(state) ->
     Length of the work buffer sentence_proposal needs.""")
 
 
+# --- FOREST (a tree chosen in each sentence's forest, then cut: Peng & Gildea 2014) -------------
+# The sites are the forest's nodes but its roots, each carrying its cut; a node's incoming edge
+# is no site value but the model's own, sampled by ``edge_step``. Only the sites on the current
+# tree are visited: engine.kernels.forest's sweep walks each tree from its root (Algorithm 1).
+sentence_root = _stub("sentence_root", """sentence_root(state, u) -> int
+    The root node of sentence u's forest (whose tree the sweep walks down from).""")
+
+site_of_node = _stub("site_of_node", """site_of_node(state, n) -> int
+    Node n's site, or −1 for a root (which is always cut).""")
+
+n_edges = _stub("n_edges", """n_edges(state, n) -> int
+    deg(n): the number of node n's incoming edges (1 at a leaf).""")
+
+tree_children = _stub("tree_children", """tree_children(state, n, out) -> int
+    Write into out the tails of node n's current edge (its children on the tree); return how
+    many.""")
+
+edge_step = _stub("edge_step", """edge_step(rng, state, n, inv_temp, w) -> bool
+    Resample the incoming edge of node n (on the current tree, deg(n) > 1) from its
+    conditional given everything else, the posterior's part tempered by inv_temp; w: float64
+    work of at least deg(n). Return whether it changed. Mutates state.""")
+
+
 # --- parameters (Gao & Johnson's explicit samplers, EM and variational Bayes) ---------------------
 # A model with explicit parameters keeps them, for the samplers, in one flat float64 array
 # ``theta`` laid out as the model likes; the samplers never look inside.
@@ -192,6 +215,8 @@ IMPLEMENTED = {}
 TOKEN_FUNCTIONS = ("n_sites", "n_values", "get_value", "token_weights", "set_value", "reseats")
 TYPE_FUNCTIONS = TOKEN_FUNCTIONS + ("remove_site", "add_site", "site_weights", "conflicts",
                                     "block_candidates", "block_weights")
+FOREST_FUNCTIONS = TOKEN_FUNCTIONS + ("n_sentences", "sentence_root", "site_of_node", "n_edges",
+                                       "tree_children", "edge_step")
 SENTENCE_FUNCTIONS = ("n_sites", "get_value", "n_sentences", "sentence_sites", "sentence_remove",
                       "sentence_add", "sentence_restore", "sentence_proposal",
                       "sentence_work_size")

@@ -1,0 +1,686 @@
+"""SCFG rules sampled from phrase decomposition forests (Peng & Gildea 2014, §2.2–3) behind the
+model interface.
+
+Every pair's forest (``forest.py``) is packed into flat arrays, pair after pair, each pair's
+nodes bottom-up with its root last. The chain's state is, at every node n of every forest, an
+incoming edge ``edge[n]`` (its index among n's edges) and a cut ``cut[n]``: from each root the
+chosen edges trace a tree, and the cut nodes of the tree split it into fragments, each one
+composed SCFG rule. Nodes off the tree keep their values (stale: the chain state of the paper,
+which is why eq. 9 weighs an edge by ∏ deg(v)). A *site* is a node that is not a root; only
+sites on the tree are sampled.
+
+A rule is named by a 63-bit key from its flattened strings (the paper abstracts a rule's inner
+structure away): the source words of its root's span with each frontier node's span replaced by
+a nonterminal, the same on the target side with each nonterminal numbered by its source order.
+Each rule is a draw from G ~ DP(α, P₀), P₀(r) = V_f^−|r_f| V_e^−|r_e| (eq. 2), |r| counting a
+side's words and nonterminals. The rules in use are filed by key in ``engine.core.keyed_lists``
+(key → the nodes rooting an occurrence); a list's size is the rule's count N(r).
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from engine.core import hash_table
+from engine.core.draw import draw_log_weights
+from engine.core.jit import inline, kernel
+from engine.core.keyed_lists import file_item, unfile_item
+from engine.core.word_hash import HASH_BASE
+from engine.kernels import interface
+from engine.kernels.interface import for_state
+
+KEY_BITS = np.uint64(0x7FFFFFFFFFFFFFFF)  # keys are non-negative int64 (keyed_lists)
+MIX_TARGET = np.uint64(0x9E3779B97F4A7C15)
+MIX_A = np.uint64(0xBF58476D1CE4E5B9)
+MIX_B = np.uint64(0x94D049BB133111EB)
+# a word w enters a side's polynomial as w + WORD_CODE, the k-th nonterminal as k + 1
+WORD_CODE = 1 << 24
+TINY_LOG = -30.0  # log α P₀ below this counts as tiny next to any count (see log_count)
+ALPHA, LOG_ALPHA, LOG_VF, LOG_VE, DEG_ON = 0, 1, 2, 3, 4  # params
+
+CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "tails",
+                 "f_start", "e_start", "f_prefix", "e_prefix", "power", "site_node",
+                 "node_site", "params")
+
+ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + (
+    "edge", "cut", "up", "key", "logp0", "slot_key", "slot_head", "slot_size", "item_next",
+    "item_prev", "n_rules", "frontier", "order", "stack", "nodes", "ov_key", "ov_count"))
+ScfgState.__doc__ = """State of the SCFG rule sampler: the forests (shared by copies), a tree in
+each and its cuts.
+
+P pairs, N nodes, E edges, S sites, C index slots (a power of two ≥ 2N), Z the most nodes of one
+forest.
+
+pair_root : int64[P]        each pair's root (its last node)
+node_pair : int64[N]        each node's pair
+span : int64[N, 4]          (f_lo, f_hi, e_lo, e_hi) of the words a node's rules span, in its
+                            pair's positions: its tight spans, the whole pair at a root
+edge_start : int64[N + 1]   node n's incoming edges: edge_start[n] … edge_start[n+1] − 1
+tail_start : int64[E + 1]   edge e's tails: tails[tail_start[e] : tail_start[e+1]]
+tails : int64[Σ]            tail nodes, in source order
+f_start, e_start : int64[P] where each pair's prefix hashes start in f_prefix, e_prefix
+f_prefix, e_prefix : uint64[Σ (length + 1)]   prefix hashes of each pair's word codes
+power : uint64[longest sentence + 1]          HASH_BASE^i
+site_node : int64[S]        the site's node; node_site : int64[N] the node's site, −1 at a root
+params : float64[5]         α, log α, log V_f, log V_e, and 1.0 (0.0: eq. 9 without ∏ deg(v))
+edge : int64[N]             the chosen incoming edge, 0 … deg − 1 (kept off the tree too)
+cut : uint8[N]              1: the node roots a rule (always at a root; kept off the tree too)
+up : int64[N]               the node's parent in the current tree; −1 at a root and off the tree
+key : int64[N]              the key of the rule a cut node on the tree roots
+logp0 : float64[N]          its log P₀
+slot_key, slot_head, slot_size : int64[C]   the rule index: key → the nodes rooting it
+item_next, item_prev : int64[N]             the index's links
+n_rules : int64[1]          rules in use, n
+frontier, order, stack : int64[Z]   work: a rule's frontier nodes, their target order, a walk
+nodes : int64[Z]            work: the nodes below one (``below``)
+ov_key, ov_count : int64[Z]         work: rules added on top of the index while eq. 9 scores an
+                            edge (N^{i−1})
+"""
+
+implements = for_state(ScfgState)
+
+
+# --- rules: keys and base probabilities ---------------------------------------------------------
+@inline
+def segment(prefix, power, start, x, y):
+    """The polynomial hash of a pair's word codes x … y − 1 (prefix hashes from ``start``).
+
+    Parameters
+    ----------
+    prefix : uint64[Σ]
+    power : uint64[≥ y − x + 1]
+    start, x, y : int
+
+    Returns
+    -------
+    uint64
+    """
+    return prefix[start + y] - prefix[start + x] * power[y - x]
+
+
+@kernel
+def collect_frontier(state, r, frontier, stack):
+    """The frontier of the rule rooted at r (the cut nodes below r reached through the chosen
+    edges, stale ones included), in source order.
+
+    Parameters
+    ----------
+    state : ScfgState
+    r : int
+    frontier, stack : int64[Z]
+        Output (frontier[:k]) and work.
+
+    Returns
+    -------
+    int
+        k, the rule's nonterminals.
+    """
+    k = 0
+    stack[0] = r
+    top = 1
+    while top > 0:
+        top -= 1
+        v = stack[top]
+        if v < 0:  # a frontier node, kept on the stack so that it comes out in source order
+            frontier[k] = -1 - v
+            k += 1
+            continue
+        e = state.edge_start[v] + state.edge[v]
+        for i in range(state.tail_start[e + 1] - 1, state.tail_start[e] - 1, -1):
+            t = state.tails[i]
+            stack[top] = -1 - t if state.cut[t] else t
+            top += 1
+    return k
+
+
+@kernel
+def rule_key(state, r, frontier, order, stack):
+    """(key, log P₀) of the rule rooted at r as the current edges and cuts make it.
+
+    Parameters
+    ----------
+    state : ScfgState
+    r : int
+    frontier, order, stack : int64[Z]
+        Work.
+
+    Returns
+    -------
+    (int64, float64)
+    """
+    k = collect_frontier(state, r, frontier, stack)
+    p = state.node_pair[r]
+    f_hash, f_len = side_hash(state, state.f_prefix, state.f_start[p], r, 0, frontier, order,
+                              k)
+    # the target side: the same nonterminals, in target order, numbered by source order
+    for i in range(k):
+        order[i] = i
+    for i in range(1, k):
+        j = i
+        while j > 0 and state.span[frontier[order[j - 1]], 2] > state.span[frontier[order[j]], 2]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+    for i in range(k):
+        stack[i] = frontier[order[i]]
+    e_hash, e_len = side_hash(state, state.e_prefix, state.e_start[p], r, 2, stack, order,
+                              k)
+    x = f_hash * MIX_A + e_hash * MIX_TARGET + np.uint64(f_len) * MIX_B + np.uint64(e_len)
+    x = (x ^ (x >> np.uint64(30))) * MIX_A
+    x = (x ^ (x >> np.uint64(27))) * MIX_B
+    x = x ^ (x >> np.uint64(31))
+    log_p0 = -f_len * state.params[LOG_VF] - e_len * state.params[LOG_VE]
+    return np.int64(x & KEY_BITS), log_p0
+
+
+@inline
+def side_hash(state, prefix, start, r, side, nodes, ranks, k):
+    """(hash, symbols) of one side of the rule rooted at r: its span's words with the spans of
+    nodes[:k] (in this side's order) replaced by nonterminals, the i-th numbered by its source
+    rank (i on the source side, ranks[i] on the target side).
+
+    Parameters
+    ----------
+    state : ScfgState
+    prefix : uint64[Σ]
+    start, r : int
+    side : int
+        0 for the source (span columns 0, 1), 2 for the target (columns 2, 3).
+    nodes, ranks : int64[≥ k]
+    k : int
+
+    Returns
+    -------
+    (uint64, int)
+    """
+    h = np.uint64(0)
+    pos = state.span[r, side]
+    symbols = 0
+    for i in range(k):
+        lo = state.span[nodes[i], side]
+        h = h * state.power[lo - pos] + segment(prefix, state.power, start, pos, lo)
+        rank = i if side == 0 else ranks[i]
+        h = h * HASH_BASE + np.uint64(rank + 1)
+        symbols += lo - pos + 1
+        pos = state.span[nodes[i], side + 1]
+    end = state.span[r, side + 1]
+    h = h * state.power[end - pos] + segment(prefix, state.power, start, pos, end)
+    symbols += end - pos
+    return h, symbols
+
+
+# --- counts -------------------------------------------------------------------------------------
+@inline
+def count_of(state, key):
+    """N(r): the rule's occurrences in the index.
+
+    Parameters
+    ----------
+    state : ScfgState
+    key : int64
+
+    Returns
+    -------
+    int64
+    """
+    slot = hash_table.find(state.slot_key, key)
+    return state.slot_size[slot] if slot >= 0 else 0
+
+
+@inline
+def log_count(state, n, log_p0):
+    """log(N(r) + α P₀(r)), exact also where α P₀ underflows a float.
+
+    Parameters
+    ----------
+    state : ScfgState
+    n : int
+    log_p0 : float64
+
+    Returns
+    -------
+    float64
+    """
+    log_base = state.params[LOG_ALPHA] + log_p0
+    if n == 0:
+        return log_base
+    return np.log(n) + np.log1p(np.exp(log_base - np.log(n)))
+
+
+@inline
+def log_predictive(state, n, log_p0, extra):
+    """log P(r | N) = log (N(r) + α P₀(r)) / (n + α) (eq. 4), with ``extra`` rules added to n.
+
+    Parameters
+    ----------
+    state : ScfgState
+    n : int
+        N(r).
+    log_p0 : float64
+    extra : int
+
+    Returns
+    -------
+    float64
+    """
+    return log_count(state, n, log_p0) - np.log(state.n_rules[0] + extra + state.params[ALPHA])
+
+
+@kernel
+def file_rule(state, r):
+    """Name the rule rooted at r (cut, on the tree) and file it in the index.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    r : int
+    """
+    key, log_p0 = rule_key(state, r, state.frontier, state.order, state.stack)
+    state.key[r], state.logp0[r] = key, log_p0
+    file_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
+              state.item_prev, key, r)
+    state.n_rules[0] += 1
+
+
+@kernel
+def unfile_rule(state, r):
+    """Take the rule rooted at r out of the index.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    r : int
+    """
+    unfile_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
+                state.item_prev, state.key[r], r)
+    state.n_rules[0] -= 1
+
+
+@inline
+def rule_root(state, n):
+    """The root of the rule n is inside or at the frontier of: its nearest cut ancestor.
+
+    Parameters
+    ----------
+    state : ScfgState
+    n : int
+        A node on the tree, not a root.
+
+    Returns
+    -------
+    int
+    """
+    r = state.up[n]
+    while not state.cut[r]:
+        r = state.up[r]
+    return r
+
+
+# --- building the trees from the values ---------------------------------------------------------
+@kernel
+def attach(state, n, parent):
+    """Put node n, under ``parent``, and the subtree its chosen edges trace below it on the
+    tree (``up``).
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    n, parent : int
+    """
+    stack = state.stack
+    stack[0] = n
+    top = 1
+    state.up[n] = parent
+    while top > 0:
+        top -= 1
+        v = stack[top]
+        e = state.edge_start[v] + state.edge[v]
+        for i in range(state.tail_start[e], state.tail_start[e + 1]):
+            t = state.tails[i]
+            state.up[t] = v
+            stack[top] = t
+            top += 1
+
+
+@kernel
+def detach(state, n):
+    """Take the nodes strictly below n on the tree off it (``up`` = −1).
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    n : int
+    """
+    stack = state.stack
+    top = 0
+    e = state.edge_start[n] + state.edge[n]
+    for i in range(state.tail_start[e], state.tail_start[e + 1]):
+        stack[top] = state.tails[i]
+        top += 1
+    while top > 0:
+        top -= 1
+        v = stack[top]
+        state.up[v] = -1
+        e = state.edge_start[v] + state.edge[v]
+        for i in range(state.tail_start[e], state.tail_start[e + 1]):
+            stack[top] = state.tails[i]
+            top += 1
+
+
+@kernel
+def below(state, n, out):
+    """The nodes strictly below n on the tree its chosen edges trace, breadth first, each
+    node's children in source order.
+
+    Parameters
+    ----------
+    state : ScfgState
+    n : int
+    out : int64[Z]
+        Output.
+
+    Returns
+    -------
+    int
+        How many.
+    """
+    count, i = 0, -1
+    v = n
+    while True:
+        e = state.edge_start[v] + state.edge[v]
+        for j in range(state.tail_start[e], state.tail_start[e + 1]):
+            out[count] = state.tails[j]
+            count += 1
+        i += 1
+        if i >= count:
+            break
+        v = out[i]
+    return count
+
+
+@kernel
+def recount(state):
+    """Rebuild the trees (``up``) and the index from the edges and cuts.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    """
+    state.up[:] = -1
+    state.slot_key[:] = hash_table.EMPTY
+    state.slot_size[:] = 0
+    state.n_rules[0] = 0
+    for p in range(state.pair_root.shape[0]):
+        root = state.pair_root[p]
+        state.cut[root] = 1
+        attach(state, root, -1)
+    for p in range(state.pair_root.shape[0]):
+        file_tree(state, state.pair_root[p])
+
+
+@kernel
+def file_tree(state, root):
+    """File the rule at every cut node of the tree under ``root`` (its nodes already on it).
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    root : int
+    """
+    file_rule(state, root)
+    k = below(state, root, state.nodes)
+    for i in range(k):
+        v = state.nodes[i]
+        if state.cut[v]:
+            file_rule(state, v)
+
+
+# --- TOKEN's cut (eq. 8) ------------------------------------------------------------------------
+@kernel
+def cut_log_weights(state, n):
+    """(log w(z_n = 0), log w(z_n = 1)) of eq. 8 for node n on the tree, its own rules
+    discounted: r₁ the merged rule, r₂ the rule above n with n on its frontier, r₃ the rule
+    rooted at n; N′ = N plus r₂.
+
+    Parameters
+    ----------
+    state : ScfgState (edges and cuts as they were on return)
+    n : int
+
+    Returns
+    -------
+    (float64, float64)
+    """
+    r = rule_root(state, n)
+    old = state.cut[n]
+    state.cut[n] = 0
+    k1, p1 = rule_key(state, r, state.frontier, state.order, state.stack)
+    state.cut[n] = 1
+    k2, p2 = rule_key(state, r, state.frontier, state.order, state.stack)
+    k3, p3 = rule_key(state, n, state.frontier, state.order, state.stack)
+    state.cut[n] = old
+    n1, n2, n3 = count_of(state, k1), count_of(state, k2), count_of(state, k3)
+    if old:  # n's rules are r₂ and r₃
+        n2 -= 1
+        n3 -= 1
+        if k2 == k3:
+            n2 -= 1
+            n3 -= 1
+        lost = 2
+    else:
+        n1 -= 1
+        lost = 1
+    w0 = log_predictive(state, n1, p1, -lost)
+    w1 = (log_predictive(state, n2, p2, -lost)
+          + log_predictive(state, n3 + (1 if k3 == k2 else 0), p3, 1 - lost))
+    return w0, w1
+
+
+@implements(interface.token_weights)
+def _token_weights(rng, state, s, w):
+    w0, w1 = cut_log_weights(state, state.site_node[s])
+    top = max(w0, w1)
+    w[0], w[1] = np.exp(w0 - top), np.exp(w1 - top)
+
+
+@implements(interface.set_value)
+def _set_value(rng, state, s, v):
+    n = state.site_node[s]
+    if v == state.cut[n]:
+        return
+    r = rule_root(state, n)
+    unfile_rule(state, r)
+    if state.cut[n]:
+        unfile_rule(state, n)
+    state.cut[n] = v
+    file_rule(state, r)
+    if v:
+        file_rule(state, n)
+
+
+@implements(interface.get_value)
+def _get_value(state, s):
+    return np.int64(state.cut[state.site_node[s]])
+
+
+@implements(interface.n_sites)
+def _n_sites(state):
+    return state.site_node.shape[0]
+
+
+@implements(interface.n_values)
+def _n_values(state):
+    return 2
+
+
+@implements(interface.reseats)
+def _reseats(state):
+    return False
+
+
+# --- the edge (eq. 9) ---------------------------------------------------------------------------
+@kernel
+def region_out(state, n, r):
+    """Take out of the index the rules eq. 9 redraws at node n: the one rooted at r (n's rule
+    root, or n itself when cut) and those rooted at cut nodes below n.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    n, r : int
+    """
+    unfile_rule(state, r)
+    k = below(state, n, state.nodes)
+    for i in range(k):
+        v = state.nodes[i]
+        if state.cut[v]:
+            unfile_rule(state, v)
+
+
+@inline
+def overlay_add(state, m, key):
+    """Add one occurrence of ``key`` on top of the index (ov_key[:m], ov_count[:m]); returns
+    the overlay's new length.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated (its overlay)
+    m : int
+    key : int64
+
+    Returns
+    -------
+    int
+    """
+    for i in range(m):
+        if state.ov_key[i] == key:
+            state.ov_count[i] += 1
+            return m
+    state.ov_key[m], state.ov_count[m] = key, 1
+    return m + 1
+
+
+@inline
+def overlay_count(state, m, key):
+    """The occurrences of ``key`` added on top of the index.
+
+    Parameters
+    ----------
+    state : ScfgState
+    m : int
+    key : int64
+
+    Returns
+    -------
+    int
+    """
+    for i in range(m):
+        if state.ov_key[i] == key:
+            return state.ov_count[i]
+    return 0
+
+
+@kernel
+def region_log_weight(state, n, r, inv_temp):
+    """β Σ_i log P(r_i | N^{i−1}) + Σ log deg(v) of eq. 9 for n's current edge: the rules the
+    region would have (rooted at r, then at the cut nodes below n breadth first), drawn in turn
+    with the region's rules out of the index; the deg(v) of every node strictly below n
+    (untempered: it counts states, it is no part of the posterior).
+
+    Parameters
+    ----------
+    state : ScfgState (the region out of the index; overlay used as work)
+    n, r : int
+    inv_temp : float64
+
+    Returns
+    -------
+    float64
+    """
+    nodes = state.nodes
+    k = below(state, n, nodes)
+    key, log_p0 = rule_key(state, r, state.frontier, state.order, state.stack)
+    total = log_predictive(state, count_of(state, key), log_p0, 0)
+    m = overlay_add(state, 0, key)
+    added = 1
+    log_deg = 0.0
+    for i in range(k):
+        v = nodes[i]
+        log_deg += np.log(state.edge_start[v + 1] - state.edge_start[v])
+        if state.cut[v]:
+            key, log_p0 = rule_key(state, v, state.frontier, state.order, state.stack)
+            total += log_predictive(state, count_of(state, key) + overlay_count(state, m, key),
+                                    log_p0, added)
+            m = overlay_add(state, m, key)
+            added += 1
+    return inv_temp * total + state.params[DEG_ON] * log_deg
+
+
+@kernel
+def sample_edge(rng, state, n, inv_temp, w):
+    """Gibbs-sample node n's incoming edge from eq. 9 (n on the tree, more than one edge):
+    each edge weighed by the rules it would make and the deg(v) of the subtree it switches on.
+    Returns whether the edge changed.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : ScfgState, mutated
+    n : int
+    inv_temp : float64
+    w : float64[≥ deg(n)]
+        Output: the edges' log weights.
+
+    Returns
+    -------
+    bool
+    """
+    r = n if state.cut[n] else rule_root(state, n)
+    region_out(state, n, r)
+    detach(state, n)
+    old = state.edge[n]
+    deg = state.edge_start[n + 1] - state.edge_start[n]
+    for e in range(deg):
+        state.edge[n] = e
+        w[e] = region_log_weight(state, n, r, inv_temp)
+    state.edge[n] = draw_log_weights(rng, w, deg)
+    attach(state, n, state.up[n])
+    file_rule(state, r)
+    k = below(state, n, state.nodes)
+    for i in range(k):
+        if state.cut[state.nodes[i]]:
+            file_rule(state, state.nodes[i])
+    return state.edge[n] != old
+
+
+# --- the forest's structure (interface FOREST functions) ----------------------------------------
+@implements(interface.edge_step)
+def _edge_step(rng, state, n, inv_temp, w):
+    return sample_edge(rng, state, n, inv_temp, w)
+
+
+@implements(interface.n_sentences)
+def _n_sentences(state):
+    return state.pair_root.shape[0]
+
+
+@implements(interface.sentence_root)
+def _sentence_root(state, u):
+    return state.pair_root[u]
+
+
+@implements(interface.site_of_node)
+def _site_of_node(state, n):
+    return state.node_site[n]
+
+
+@implements(interface.n_edges)
+def _n_edges(state, n):
+    return state.edge_start[n + 1] - state.edge_start[n]
+
+
+@implements(interface.tree_children)
+def _tree_children(state, n, out):
+    e = state.edge_start[n] + state.edge[n]
+    start = state.tail_start[e]
+    for i in range(state.tail_start[e + 1] - start):
+        out[i] = state.tails[start + i]
+    return state.tail_start[e + 1] - start

@@ -1,0 +1,112 @@
+"""The SCFG rule sampler's exact oracle: every (tree, cuts) analysis of a tiny corpus of aligned
+pairs, its composed rules written out as strings in plain Python, and the DP's probability of
+drawing them one after another, (N(r) + α P₀(r)) / (n + α) (eqs. 2–4)."""
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+
+from datasets.aligned import read
+from engine.models.scfg.model import ScfgModel
+from tests.statistical.exact import normalised
+
+TINY = ("a b c ||| x y z ||| 0-0 1-1 2-2\n"
+        "a b ||| x y ||| 0-0 1-1\n"
+        "b c ||| z y ||| 0-1 1-0\n")
+MONOTONE_4 = "a b c d ||| w x y z ||| 0-0 1-1 2-2 3-3\n"
+ALPHA = 0.5
+
+
+def tiny_model(**options):
+    return ScfgModel(read(TINY), alpha=ALPHA, **options)
+
+
+def monotone_model(**options):
+    return ScfgModel(read(MONOTONE_4), alpha=ALPHA, **options)
+
+
+def trees(fo, n):
+    """Every tree under node n: {node: index of its chosen edge}."""
+    found = []
+    for index, tails in enumerate(fo.edges(n)):
+        for parts in itertools.product(*(trees(fo, t) for t in tails)):
+            tree = {n: index}
+            for part in parts:
+                tree.update(part)
+            found.append(tree)
+    return found
+
+
+def rule(fo, words, tree, cut, r):
+    """The composed rule rooted at r as (source symbols, target symbols), nonterminals written
+    X1, X2, … in source order."""
+    frontier = []
+
+    def walk(v):
+        for t in fo.edges(v)[tree[v]]:
+            if cut[t]:
+                frontier.append(t)
+            else:
+                walk(t)
+    walk(r)
+    f_lo, f_hi, e_lo, e_hi = fo.rule_span(r)
+    source = sorted(frontier, key=lambda t: fo.f_lo[t])
+    rank = {t: i + 1 for i, t in enumerate(source)}
+
+    def side(lo, hi, spans, sentence):
+        symbols, pos = [], lo
+        for t in sorted(frontier, key=lambda t: spans[0][t]):
+            symbols += sentence[pos:spans[0][t]] + [f"X{rank[t]}"]
+            pos = spans[1][t]
+        return tuple(symbols + sentence[pos:hi])
+    return (side(f_lo, f_hi, (fo.f_lo, fo.f_hi), list(words[0])),
+            side(e_lo, e_hi, (fo.e_lo, fo.e_hi), list(words[1])))
+
+
+def pair_analyses(model, p):
+    """Every analysis of pair p: (its rules, its part of ``model.values``: site cuts and node
+    edges, −1 where ``values`` writes −1)."""
+    fo = model.forests[p]
+    words = (model.corpus.source[p], model.corpus.target[p])
+    found = []
+    for tree in trees(fo, fo.root):
+        inner = sorted(n for n in tree if n != fo.root)
+        for bits in itertools.product([0, 1], repeat=len(inner)):
+            cut = dict(zip(inner, bits))
+            cut[fo.root] = 1
+            rules = [rule(fo, words, tree, cut, r) for r in sorted(tree) if cut[r]]
+            cuts = [cut.get(n, -1) for n in range(fo.n_nodes) if n != fo.root]
+            edges = [tree[n] if n in tree and fo.deg(n) > 1 else -1 for n in range(fo.n_nodes)]
+            found.append((rules, cuts, edges))
+    return found
+
+
+def analyses(model):
+    """Every analysis of the corpus: (its rules in order, ``model.values``)."""
+    found = []
+    for parts in itertools.product(*(pair_analyses(model, p)
+                                     for p in range(len(model.forests)))):
+        rules = [r for part in parts for r in part[0]]
+        values = [c for part in parts for c in part[1]] + [e for part in parts for e in part[2]]
+        found.append((rules, tuple(values)))
+    return found
+
+
+def log_p(model, rules):
+    """The DP's probability of drawing ``rules`` in turn."""
+    counts, n, total = Counter(), 0, 0.0
+    for r in rules:
+        p0 = model.v_f ** -len(r[0]) * model.v_e ** -len(r[1])
+        total += math.log((counts[r] + model.alpha * p0) / (n + model.alpha))
+        counts[r] += 1
+        n += 1
+    return total
+
+
+def exact(model, power=1.0):
+    """(values of every analysis as rows, their exact posterior^power normalised, and each
+    analysis's log p)."""
+    every = analyses(model)
+    log_ps = [log_p(model, rules) for rules, _ in every]
+    return np.array([v for _, v in every]), normalised(log_ps, power), np.array(log_ps)
