@@ -5,19 +5,33 @@ import numpy as np
 import pytest
 
 from engine.core.rng import make_rng
+from engine.kernels import block_weight, moves
 from engine.kernels.forest import forest_sweep
 from engine.models.scfg import kernels
-from tests.conformance.cases.scfg import exact, monotone_model, tiny_model
+from tests.conformance.cases.scfg import (exact, large_model, monotone_model, repeats_model,
+                                          tiny_model, twice_model)
 from tests.statistical.exact import chi_square_p
 
 
 THIN_MONOTONE = 10
 
 
-def sweep_buffers(model):
-    z = max(fo.n_nodes for fo in model.forests)
-    deg = int(np.diff(model.arrays["edge_start"]).max())
-    return np.zeros(max(2, deg)), np.zeros(z, np.int64)
+class Sweeper:
+    """A forest sweep's buffers for one model: ``sweep(rng, state)`` makes one."""
+
+    def __init__(self, model, typed=False, inv_temp=1.0, greedy=False, skip=False):
+        n = model.n_sites
+        z = max(fo.n_nodes for fo in model.forests)
+        deg = int(np.diff(model.arrays["edge_start"]).max())
+        self.args = (inv_temp, typed, greedy, skip, np.zeros(n, np.uint8), np.zeros(max(2, deg)),
+                     np.zeros(z, np.int64), np.zeros((3, n), np.int64),
+                     np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS))),
+                     np.zeros(n, np.uint8))
+        self.totals = np.zeros(4, np.int64)
+
+    def sweep(self, rng, state):
+        forest_sweep(rng, state, *self.args, self.totals)
+        return self.totals
 
 
 def test_the_exact_posterior_counts_every_tree_and_cut():
@@ -45,12 +59,12 @@ def test_equal_rules_have_equal_keys_and_the_log_likelihood_is_the_oracles():
 
 
 def test_running_counts_equal_counts_rebuilt_after_many_moves():
-    model = tiny_model()
+    model = large_model()
     state = model.new_state(make_rng(3))
-    w, queue = sweep_buffers(model)
+    sweepers = [Sweeper(model), Sweeper(model, typed=True)]
     rng = make_rng(4)
-    for _ in range(300):
-        forest_sweep(rng, state, 1.0, w, queue)
+    for i in range(300):
+        sweepers[i % 2].sweep(rng, state)
         rebuilt = model.rebuilt_state(state)
         assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-9)
         assert sorted(state.slot_size[state.slot_key >= 0]) == sorted(
@@ -58,16 +72,16 @@ def test_running_counts_equal_counts_rebuilt_after_many_moves():
         assert (state.up == rebuilt.up).all()
 
 
-def sampled_rows(model, draws, thin, seed, inv_temp=1.0):
+def sampled_rows(model, draws, thin, seed, **sweeper):
     state = model.new_state(make_rng(seed))
-    w, queue = sweep_buffers(model)
+    sweeper = Sweeper(model, **sweeper)
     rng = make_rng(seed + 1)
     for _ in range(50):
-        forest_sweep(rng, state, inv_temp, w, queue)
+        sweeper.sweep(rng, state)
     seen = []
     for _ in range(draws):
         for _ in range(thin):
-            forest_sweep(rng, state, inv_temp, w, queue)
+            sweeper.sweep(rng, state)
         seen.append(tuple(model.values(state)))
     return seen
 
@@ -97,3 +111,44 @@ def test_without_deg_the_edge_sampler_is_wrong():
     four-word monotone pair's root takes its middle edge a third of the time, not a fifth."""
     model = monotone_model(deg=False)
     assert fit(model, sampled_rows(model, 6000, THIN_MONOTONE, seed=12)) < 1e-6
+
+
+def test_type_matches_the_exact_posterior():
+    model = tiny_model()
+    assert fit(model, sampled_rows(model, 6000, 2, seed=21, typed=True)) > 1e-3
+
+
+def test_type_matches_the_exact_posterior_where_its_blocks_join_two_pairs():
+    model = twice_model()
+    assert fit(model, sampled_rows(model, 8000, 3, seed=22, typed=True)) > 1e-3
+
+
+def on_tree_sites(model, state):
+    on = np.flatnonzero(model.values(state)[:model.n_sites] >= 0)
+    return on
+
+
+@pytest.mark.parametrize("make, trials", [(large_model, 300), (repeats_model, 3000)])
+def test_a_type_block_is_the_same_after_its_move(make, trials):
+    """Criterion B (§4.4): after a TYPE move the block gathered from the same pivot is the
+    same block. On the repeated word, blocks that take in every site of the type (crowded ones
+    too) differ after 3 of these 3,000 moves."""
+    model = make()
+    n = model.n_sites
+    ints = np.zeros((3, n), np.int64)
+    floats = np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS)))
+    chosen = np.zeros(n, np.uint8)
+    rng = make_rng(3)
+    big = 0
+    for trial in range(trials):
+        state = model.new_state(rng, eta=(trial % 5) / 4)
+        pivot = int(rng.choice(on_tree_sites(model, state)))
+        before = model.clone_state(state)
+        size, _ = moves.gather_block(before, pivot, 0, 1, ints[0], ints[1], ints[2])
+        block = set(ints[1, :size].tolist())
+        moves.type_move(rng, state, pivot, 1, 1.0, False, ints, floats, chosen)
+        after = model.clone_state(state)
+        size, _ = moves.gather_block(after, pivot, 0, 1, ints[0], ints[1], ints[2])
+        assert set(ints[1, :size].tolist()) == block
+        big = max(big, len(block))
+    assert big >= 3  # the test saw real blocks

@@ -25,7 +25,7 @@ from engine.core.draw import draw_log_weights
 from engine.core.jit import inline, kernel
 from engine.core.keyed_lists import file_item, unfile_item
 from engine.core.word_hash import HASH_BASE
-from engine.kernels import interface
+from engine.kernels import block_weight, interface
 from engine.kernels.interface import for_state
 
 KEY_BITS = np.uint64(0x7FFFFFFFFFFFFFFF)  # keys are non-negative int64 (keyed_lists)
@@ -43,7 +43,8 @@ CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "
 
 ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + (
     "edge", "cut", "up", "key", "logp0", "slot_key", "slot_head", "slot_size", "item_next",
-    "item_prev", "n_rules", "frontier", "order", "stack", "nodes", "ov_key", "ov_count"))
+    "item_prev", "n_rules", "removed", "gone", "type_key", "type_logp0", "type_root", "frontier",
+    "order", "stack", "nodes", "region", "ov_key", "ov_count", "seen", "clock"))
 ScfgState.__doc__ = """State of the SCFG rule sampler: the forests (shared by copies), a tree in
 each and its cuts.
 
@@ -70,8 +71,16 @@ logp0 : float64[N]          its log P₀
 slot_key, slot_head, slot_size : int64[C]   the rule index: key → the nodes rooting it
 item_next, item_prev : int64[N]             the index's links
 n_rules : int64[1]          rules in use, n
+removed : uint8[S]          1 while a site is removed (its rules out of the index: remove_site)
+gone : int64[N]             how many removed sites took out the rule rooted at the node
+type_key : int64[S, 3]      a removed site's type (r₁, r₂, r₃): the merged rule, the one above
+                            it and the one below it when it is cut
+type_logp0 : float64[S, 3]  their log P₀
+type_root : int64[S]        a removed site's rule root (where r₁ and r₂ are rooted)
 frontier, order, stack : int64[Z]   work: a rule's frontier nodes, their target order, a walk
 nodes : int64[Z]            work: the nodes below one (``below``)
+region : int64[Z]           work: the nodes of a site's merged rule (``block_candidates``)
+seen : int64[N], clock : int64[1]   work: the nodes redrawn in one ``refresh_off_tree``
 ov_key, ov_count : int64[Z]         work: rules added on top of the index while eq. 9 scores an
                             edge (N^{i−1})
 """
@@ -435,19 +444,19 @@ def file_tree(state, root):
 
 # --- TOKEN's cut (eq. 8) ------------------------------------------------------------------------
 @kernel
-def cut_log_weights(state, n):
-    """(log w(z_n = 0), log w(z_n = 1)) of eq. 8 for node n on the tree, its own rules
-    discounted: r₁ the merged rule, r₂ the rule above n with n on its frontier, r₃ the rule
-    rooted at n; N′ = N plus r₂.
+def type_of(state, n):
+    """The type of node n (on the tree, not a root): the keys and log P₀ of r₁, the rule its
+    rule root r would root with n inside it, r₂, the one r would root with n cut, and r₃, the
+    one n would root when cut; and r.
 
     Parameters
     ----------
-    state : ScfgState (edges and cuts as they were on return)
+    state : ScfgState (``cut`` as it was on return)
     n : int
 
     Returns
     -------
-    (float64, float64)
+    (int64, float64, int64, float64, int64, float64, int)
     """
     r = rule_root(state, n)
     old = state.cut[n]
@@ -457,28 +466,46 @@ def cut_log_weights(state, n):
     k2, p2 = rule_key(state, r, state.frontier, state.order, state.stack)
     k3, p3 = rule_key(state, n, state.frontier, state.order, state.stack)
     state.cut[n] = old
-    n1, n2, n3 = count_of(state, k1), count_of(state, k2), count_of(state, k3)
-    if old:  # n's rules are r₂ and r₃
-        n2 -= 1
-        n3 -= 1
-        if k2 == k3:
-            n2 -= 1
-            n3 -= 1
-        lost = 2
-    else:
-        n1 -= 1
-        lost = 1
+    return k1, p1, k2, p2, k3, p3, r
+
+
+@inline
+def weigh(state, w, k1, p1, k2, p2, k3, p3, n1, n2, n3, lost):
+    """eq. 8 in linear form into w[0], w[1]: P(r₁ | N) against P(r₂ | N) P(r₃ | N′), N′ = N + r₂,
+    given the counts n1, n2, n3 of the three rules and ``lost`` rules taken from n.
+
+    Parameters
+    ----------
+    state : ScfgState
+    w : float64[≥ 2]
+        Output.
+    k1, k2, k3 : int64
+    p1, p2, p3 : float64
+    n1, n2, n3 : int
+    lost : int
+    """
     w0 = log_predictive(state, n1, p1, -lost)
     w1 = (log_predictive(state, n2, p2, -lost)
           + log_predictive(state, n3 + (1 if k3 == k2 else 0), p3, 1 - lost))
-    return w0, w1
+    top = max(w0, w1)
+    w[0], w[1] = np.exp(w0 - top), np.exp(w1 - top)
 
 
 @implements(interface.token_weights)
 def _token_weights(rng, state, s, w):
-    w0, w1 = cut_log_weights(state, state.site_node[s])
-    top = max(w0, w1)
-    w[0], w[1] = np.exp(w0 - top), np.exp(w1 - top)
+    """interface.token_weights: eq. 8 with the site's own rules discounted (r₂ and r₃ when it
+    is cut, r₁ when not)."""
+    n = state.site_node[s]
+    k1, p1, k2, p2, k3, p3, _ = type_of(state, n)
+    n1, n2, n3 = count_of(state, k1), count_of(state, k2), count_of(state, k3)
+    if state.cut[n]:
+        lost = 2
+        n2 -= 2 if k2 == k3 else 1
+        n3 -= 2 if k2 == k3 else 1
+    else:
+        lost = 1
+        n1 -= 1
+    weigh(state, w, k1, p1, k2, p2, k3, p3, n1, n2, n3, lost)
 
 
 @implements(interface.set_value)
@@ -615,6 +642,47 @@ def region_log_weight(state, n, r, inv_temp):
 
 
 @kernel
+def refresh_off_tree(rng, state, n):
+    """Redraw the stale edge and cut of every node off the tree that one of n's other edges
+    would switch on, from their conditional: uniform and independent (the target spreads
+    π(tree, cuts) evenly over the values off the tree, eq. 9's ∏ deg(v) being what that
+    costs). Without it an edge compares trees under cuts left from when their nodes were last
+    on the tree — the paper's chain, exact too, but a tree merged into one rule then keeps the
+    other trees out for as long as their stale nodes stay cut (measured: two identical
+    three-word pairs off by 0.1 in a mode's probability after 300,000 sweeps).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : ScfgState, mutated (values off the tree); ``up`` must mark the tree
+    n : int
+        A node on the tree.
+    """
+    stack = state.stack
+    top = 0
+    state.clock[0] += 1  # a node is redrawn once: several edges may reach it
+    for e in range(state.edge_start[n], state.edge_start[n + 1]):
+        if e - state.edge_start[n] == state.edge[n]:
+            continue
+        for i in range(state.tail_start[e], state.tail_start[e + 1]):
+            stack[top] = state.tails[i]
+            top += 1
+    while top > 0:
+        top -= 1
+        v = stack[top]
+        if state.up[v] >= 0 or state.node_site[v] < 0 or state.seen[v] == state.clock[0]:
+            continue  # on the tree (its values are the chain's), or redrawn already
+        state.seen[v] = state.clock[0]
+        deg = state.edge_start[v + 1] - state.edge_start[v]
+        state.edge[v] = min(deg - 1, int(rng.random() * deg))
+        state.cut[v] = 1 if rng.random() < 0.5 else 0
+        e = state.edge_start[v] + state.edge[v]
+        for i in range(state.tail_start[e], state.tail_start[e + 1]):
+            stack[top] = state.tails[i]
+            top += 1
+
+
+@kernel
 def sample_edge(rng, state, n, inv_temp, w):
     """Gibbs-sample node n's incoming edge from eq. 9 (n on the tree, more than one edge):
     each edge weighed by the rules it would make and the deg(v) of the subtree it switches on.
@@ -633,6 +701,7 @@ def sample_edge(rng, state, n, inv_temp, w):
     -------
     bool
     """
+    refresh_off_tree(rng, state, n)
     r = n if state.cut[n] else rule_root(state, n)
     region_out(state, n, r)
     detach(state, n)
@@ -684,3 +753,360 @@ def _tree_children(state, n, out):
     for i in range(state.tail_start[e + 1] - start):
         out[i] = state.tails[start + i]
     return state.tail_start[e + 1] - start
+
+
+# --- TYPE (§3: eqs. 10–11, Algorithm 2) ---------------------------------------------------------
+T1, T2, T3 = 0, 1, 2  # columns of type_key and type_logp0: r₁, r₂, r₃
+
+
+@implements(interface.remove_site)
+def _remove_site(state, s):
+    """interface.remove_site: the site's type remembered (``type_key``), its rules (r₁, or r₂
+    and r₃) taken out of the index and their roots marked gone (``conflicts``).
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    s : int
+    """
+    n = state.site_node[s]
+    k1, p1, k2, p2, k3, p3, r = type_of(state, n)
+    state.type_key[s, T1], state.type_key[s, T2], state.type_key[s, T3] = k1, k2, k3
+    state.type_logp0[s, T1], state.type_logp0[s, T2], state.type_logp0[s, T3] = p1, p2, p3
+    state.type_root[s] = r
+    unfile_rule(state, r)
+    if state.cut[n]:
+        unfile_rule(state, n)
+    state.gone[r] += 1
+    state.gone[n] += 1
+    state.removed[s] = 1
+
+
+@inline
+def file_known(state, r, key, log_p0):
+    """File the rule rooted at r whose key is known.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    r : int
+    key : int64
+    log_p0 : float64
+    """
+    state.key[r], state.logp0[r] = key, log_p0
+    file_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
+              state.item_prev, key, r)
+    state.n_rules[0] += 1
+
+
+@implements(interface.add_site)
+def _add_site(state, s, v):
+    """interface.add_site: z = v and the rules of that value, known from the site's type,
+    filed again.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    s, v : int
+    """
+    n = state.site_node[s]
+    r = state.type_root[s]
+    state.cut[n] = v
+    if v:
+        file_known(state, r, state.type_key[s, T2], state.type_logp0[s, T2])
+        file_known(state, n, state.type_key[s, T3], state.type_logp0[s, T3])
+    else:
+        file_known(state, r, state.type_key[s, T1], state.type_logp0[s, T1])
+    state.gone[r] -= 1
+    state.gone[n] -= 1
+    state.removed[s] = 0
+
+
+@implements(interface.site_weights)
+def _site_weights(state, s, w):
+    """interface.site_weights: eq. 8 for a removed site from the type it had in place, the
+    index's counts being N.
+
+    Parameters
+    ----------
+    state : ScfgState
+    s : int
+    w : float64[≥ 2]
+        Output.
+    """
+    k1, k2, k3 = state.type_key[s, T1], state.type_key[s, T2], state.type_key[s, T3]
+    weigh(state, w, k1, state.type_logp0[s, T1], k2, state.type_logp0[s, T2], k3,
+          state.type_logp0[s, T3], count_of(state, k1), count_of(state, k2),
+          count_of(state, k3), 0)
+
+
+@implements(interface.conflicts)
+def _conflicts(state, s):
+    """interface.conflicts: whether a rule the site's value touches — the one rooted at its
+    rule root, and the one it roots when cut — was taken out by a removed site (the paper's
+    nodes(r₁) ∩ nodes(r₁′) ≠ ∅ between the two sites' merged rules).
+
+    Parameters
+    ----------
+    state : ScfgState
+    s : int
+
+    Returns
+    -------
+    bool
+    """
+    n = state.site_node[s]
+    return (state.removed[s] != 0 or state.gone[rule_root(state, n)] > 0
+            or (state.cut[n] != 0 and state.gone[n] > 0))
+
+
+@inline
+def same_type(state, n, s0):
+    """Whether node n (on the tree, not a root) has the type of removed site s0.
+
+    Parameters
+    ----------
+    state : ScfgState
+    n, s0 : int
+
+    Returns
+    -------
+    bool
+    """
+    k1, _, k2, _, k3, _, _ = type_of(state, n)
+    return (k1 == state.type_key[s0, T1] and k2 == state.type_key[s0, T2]
+            and k3 == state.type_key[s0, T3])
+
+
+@kernel
+def merged_region(state, x, region):
+    """The nodes of the rule x's rule root would root with x inside it — its root, inner
+    nodes and frontier — with x's value as it is; x is left out. Returns how many.
+
+    Parameters
+    ----------
+    state : ScfgState
+    x : int
+    region : int64[Z]
+        Output.
+
+    Returns
+    -------
+    int
+    """
+    r = rule_root(state, x)
+    old = state.cut[x]
+    state.cut[x] = 0
+    region[0] = r
+    count, i = 1, 0
+    while i < count:
+        v = region[i]
+        i += 1
+        if v != r and state.cut[v]:
+            continue  # a frontier node: the region ends there
+        e = state.edge_start[v] + state.edge[v]
+        for j in range(state.tail_start[e], state.tail_start[e + 1]):
+            region[count] = state.tails[j]
+            count += 1
+    state.cut[x] = old
+    kept = 0
+    for i in range(count):
+        if region[i] != x:
+            region[kept] = region[i]
+            kept += 1
+    return kept
+
+
+@kernel
+def crowded(state, x, s0):
+    """Whether candidate x shares its merged rule with a node that has, or for some value of x
+    could have, the pivot's type. Such a candidate is left out of the block: the move could
+    make that node a site of the type conflicting with x, and the block gathered again after
+    the move would then differ (criterion B). The test reads only x's merged rule, which no
+    other site of the block touches, under both of x's values, so the move does not change it.
+    A rule root or frontier node is tested on the part of its type inside the region (its r₃,
+    its r₂): enough to rule it out, whatever lies beyond.
+
+    Parameters
+    ----------
+    state : ScfgState (x's cut as it was on return)
+    x, s0 : int
+
+    Returns
+    -------
+    bool
+    """
+    k = merged_region(state, x, state.region)
+    r = state.region[0]
+    old = state.cut[x]
+    hit = False
+    for value in range(2):
+        state.cut[x] = value
+        for i in range(k):
+            w = state.region[i]
+            if state.node_site[w] < 0:
+                continue  # a pair's root: no site
+            if w == r:  # the rule rooted at w is its r₃
+                hit = hit or rule_key(state, w, state.frontier, state.order,
+                                      state.stack)[0] == state.type_key[s0, T3]
+            elif state.cut[w]:  # a frontier node: the rule above it is its r₂
+                hit = hit or rule_key(state, rule_root(state, w), state.frontier, state.order,
+                                      state.stack)[0] == state.type_key[s0, T2]
+            else:
+                hit = hit or same_type(state, w, s0)
+    state.cut[x] = old
+    return hit
+
+
+@inline
+def take_candidate(state, x, s0, out, found):
+    """Add node x to ``out`` when it is of the pivot's type and not crowded; return how many
+    are in out.
+
+    Parameters
+    ----------
+    state : ScfgState
+    x, s0 : int
+    out : int64[S]
+    found : int
+
+    Returns
+    -------
+    int
+    """
+    if state.node_site[x] >= 0 and same_type(state, x, s0) and not crowded(state, x, s0):
+        out[found] = state.node_site[x]
+        found += 1
+    return found
+
+
+@implements(interface.block_candidates)
+def _block_candidates(state, s0, out):
+    """interface.block_candidates (Algorithm 2): the inner nodes of every occurrence of r₁ in
+    the index and the roots of every occurrence of r₃, those of the pivot's type (r₁, r₂, r₃),
+    less the crowded ones (``crowded``).
+
+    Parameters
+    ----------
+    state : ScfgState
+    s0 : int
+        The pivot, removed.
+    out : int64[S]
+        Output: the sites.
+
+    Returns
+    -------
+    int
+        How many.
+    """
+    found = 0
+    slot = hash_table.find(state.slot_key, state.type_key[s0, T1])
+    q = state.slot_head[slot] if slot >= 0 else -1
+    while q >= 0:
+        k = merged_inner(state, q, state.nodes)
+        for i in range(k):
+            found = take_candidate(state, state.nodes[i], s0, out, found)
+        q = state.item_next[q]
+    slot = hash_table.find(state.slot_key, state.type_key[s0, T3])
+    q = state.slot_head[slot] if slot >= 0 else -1
+    while q >= 0:
+        found = take_candidate(state, q, s0, out, found)
+        q = state.item_next[q]
+    return found
+
+
+@kernel
+def merged_inner(state, q, out):
+    """The inner nodes of the rule rooted at q (below q, above its frontier).
+
+    Parameters
+    ----------
+    state : ScfgState
+    q : int
+    out : int64[Z]
+        Output.
+
+    Returns
+    -------
+    int
+    """
+    count, i, v = 0, -1, q
+    while True:
+        e = state.edge_start[v] + state.edge[v]
+        for j in range(state.tail_start[e], state.tail_start[e + 1]):
+            t = state.tails[j]
+            if not state.cut[t]:
+                out[count] = t
+                count += 1
+        i += 1
+        if i >= count:
+            break
+        v = out[i]
+    return count
+
+
+@inline
+def base_term(state, log_p0, n):
+    """block_delta's base N(r) + α P₀(r): its value or, when no rule is counted and α P₀ is
+    below e^TINY_LOG, its log (block_weight.step_ratio's convention).
+
+    Parameters
+    ----------
+    state : ScfgState
+    log_p0 : float64
+    n : int
+
+    Returns
+    -------
+    float64
+    """
+    log_base = state.params[LOG_ALPHA] + log_p0
+    if n == 0 and log_base < TINY_LOG:
+        value = log_base
+    else:
+        value = n + np.exp(log_base)
+    return value
+
+
+@implements(interface.block_delta)
+def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
+    """interface.block_delta: eq. 10's terms for the DP — value 0 draws r₁, value 1 draws r₂
+    then r₃ (one term when they are one rule), each from n + α.
+
+    Parameters
+    ----------
+    state : ScfgState, its block removed
+    s0, v0, v1 : int
+    base, d0, d1, sign : float64[≥ 4]
+        Output.
+
+    Returns
+    -------
+    int
+        3 or 4 terms.
+    """
+    k1, k2, k3 = state.type_key[s0, T1], state.type_key[s0, T2], state.type_key[s0, T3]
+    base[0] = base_term(state, state.type_logp0[s0, T1], count_of(state, k1))
+    d0[0], d1[0], sign[0] = 1 - v0, 1 - v1, 1.0
+    j = 1
+    if k2 == k3:
+        base[1] = base_term(state, state.type_logp0[s0, T2], count_of(state, k2))
+        d0[1], d1[1], sign[1] = 2 * v0, 2 * v1, 1.0
+        j = 2
+    else:
+        base[1] = base_term(state, state.type_logp0[s0, T2], count_of(state, k2))
+        d0[1], d1[1], sign[1] = v0, v1, 1.0
+        base[2] = base_term(state, state.type_logp0[s0, T3], count_of(state, k3))
+        d0[2], d1[2], sign[2] = v0, v1, 1.0
+        j = 3
+    base[j] = state.params[ALPHA] + state.n_rules[0]
+    d0[j], d1[j], sign[j] = 1 + v0, 1 + v1, -1.0
+    return j + 1
+
+
+implements(interface.block_weights)(block_weight.rising_block_weights)
+
+
+@implements(interface.pivots_in_order)
+def _pivots_in_order(state):
+    return True

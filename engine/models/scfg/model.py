@@ -122,10 +122,14 @@ class ScfgModel:
             slot_key=np.full(capacity, hash_table.EMPTY, np.int64),
             slot_head=np.full(capacity, -1, np.int64), slot_size=np.zeros(capacity, np.int64),
             item_next=np.full(n, -1, np.int64), item_prev=np.full(n, -1, np.int64),
-            n_rules=np.zeros(1, np.int64), frontier=np.zeros(z, np.int64),
+            n_rules=np.zeros(1, np.int64), removed=np.zeros(self.n_sites, np.uint8),
+            gone=np.zeros(n, np.int64), type_key=np.zeros((self.n_sites, 3), np.int64),
+            type_logp0=np.zeros((self.n_sites, 3)), type_root=np.zeros(self.n_sites, np.int64),
+            frontier=np.zeros(z, np.int64), region=np.zeros(z, np.int64),
             order=np.zeros(z, np.int64), stack=np.zeros(2 * z, np.int64),
             nodes=np.zeros(z, np.int64), ov_key=np.zeros(z, np.int64),
-            ov_count=np.zeros(z, np.int64))
+            ov_count=np.zeros(z, np.int64), seen=np.zeros(n, np.int64),
+            clock=np.zeros(1, np.int64))
         kernels.recount(state)
         return state
 

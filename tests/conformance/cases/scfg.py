@@ -15,11 +15,38 @@ TINY = ("a b c ||| x y z ||| 0-0 1-1 2-2\n"
         "a b ||| x y ||| 0-0 1-1\n"
         "b c ||| z y ||| 0-1 1-0\n")
 MONOTONE_4 = "a b c d ||| w x y z ||| 0-0 1-1 2-2 3-3\n"
+# one three-word pair twice: its rules recur, so TYPE's blocks join the two copies (4,096 states)
+TWICE = ("a b c ||| x y z ||| 0-0 1-1 2-2\n" * 2) + "b c ||| y z ||| 0-0 1-1\n"
+# for the invariant tests: types recurring within pairs and across them, a 2413 reordering
+# (one four-way rule), unaligned words inside and at the edges, and the paper's Fig. 1
+LARGE = ("a b c ||| x y z ||| 0-0 1-1 2-2\n" * 4
+         + "a b c d ||| x y z w ||| 0-1 1-3 2-0 3-2\n"
+         + "a u b ||| x y ||| 0-0 2-1\n"
+         + "u a b ||| x y v ||| 1-0 2-1\n"
+         + "a a a a ||| x x x x ||| 0-0 1-1 2-2 3-3\n"
+         + "我 今天 和 她 有 约会 ||| I have a date with her today ||| 0-0 1-6 2-4 3-5 4-1 5-3\n")
+# one word repeated: rules like X1 X2 ||| X1 X2 nest in themselves, so that a TYPE move can
+# make a site of its block's type next to a block site (the case ``kernels.crowded`` is for)
+REPEATS = ("a a a a a ||| x x x x x ||| 0-0 1-1 2-2 3-3 4-4\n" * 2
+           + "a a a ||| x x x ||| 0-0 1-1 2-2\n"
+           + "a a a a ||| x x x x ||| 0-3 1-2 2-1 3-0\n")
 ALPHA = 0.5
 
 
 def tiny_model(**options):
     return ScfgModel(read(TINY), alpha=ALPHA, **options)
+
+
+def twice_model(**options):
+    return ScfgModel(read(TWICE), alpha=5.0, **options)
+
+
+def large_model(**options):
+    return ScfgModel(read(LARGE), alpha=ALPHA, **options)
+
+
+def repeats_model(**options):
+    return ScfgModel(read(REPEATS), alpha=ALPHA, **options)
 
 
 def monotone_model(**options):
