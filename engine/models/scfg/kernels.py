@@ -44,7 +44,7 @@ CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "
 ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + (
     "edge", "cut", "up", "key", "logp0", "slot_key", "slot_head", "slot_size", "item_next",
     "item_prev", "n_rules", "removed", "gone", "type_key", "type_logp0", "type_root", "frontier",
-    "order", "stack", "nodes", "region", "ov_key", "ov_count", "seen", "clock"))
+    "order", "stack", "nodes", "region", "sym", "ov_key", "ov_count", "seen", "clock"))
 ScfgState.__doc__ = """State of the SCFG rule sampler: the forests (shared by copies), a tree in
 each and its cuts.
 
@@ -80,6 +80,7 @@ type_root : int64[S]        a removed site's rule root (where r₁ and r₂ are 
 frontier, order, stack : int64[Z]   work: a rule's frontier nodes, their target order, a walk
 nodes : int64[Z]            work: the nodes below one (``below``)
 region : int64[Z]           work: the nodes of a site's merged rule (``block_candidates``)
+sym : int64[N, 2]           work: the symbols of the rule an inner node would root (``inner_symbols``)
 seen : int64[N], clock : int64[1]   work: the nodes redrawn in one ``refresh_off_tree``
 ov_key, ov_count : int64[Z]         work: rules added on top of the index while eq. 9 scores an
                             edge (N^{i−1})
@@ -922,10 +923,12 @@ def crowded(state, x, s0):
     """Whether candidate x shares its merged rule with a node that has, or for some value of x
     could have, the pivot's type. Such a candidate is left out of the block: the move could
     make that node a site of the type conflicting with x, and the block gathered again after
-    the move would then differ (criterion B). The test reads only x's merged rule, which no
-    other site of the block touches, under both of x's values, so the move does not change it.
-    A rule root or frontier node is tested on the part of its type inside the region (its r₃,
-    its r₂): enough to rule it out, whatever lies beyond.
+    the move would then differ (criterion B). Each node of x's merged rule is tested under both
+    of x's values on what the move cannot change: an inner node on its whole type (all inside
+    the rule); the rule's root on its r₃, the rule it roots (inside); a frontier node w on its
+    r₂ (inside) and on its r₃ as it is now — a block site below w could change that only if it
+    is not the pivot's r₃ under either of that site's values, or that site would be crowded by
+    w, the root of its own merged rule.
 
     Parameters
     ----------
@@ -944,18 +947,88 @@ def crowded(state, x, s0):
         state.cut[x] = value
         for i in range(k):
             w = state.region[i]
-            if state.node_site[w] < 0:
-                continue  # a pair's root: no site
-            if w == r:  # the rule rooted at w is its r₃
-                hit = hit or rule_key(state, w, state.frontier, state.order,
-                                      state.stack)[0] == state.type_key[s0, T3]
-            elif state.cut[w]:  # a frontier node: the rule above it is its r₂
-                hit = hit or rule_key(state, rule_root(state, w), state.frontier, state.order,
-                                      state.stack)[0] == state.type_key[s0, T2]
+            if hit or state.node_site[w] < 0:
+                continue  # found already, or a pair's root: no site
+            if w == r:
+                hit = key_of(state, w) == state.type_key[s0, T3]
+            elif state.cut[w]:
+                hit = (key_of(state, rule_root(state, w)) == state.type_key[s0, T2]
+                       and key_of(state, w) == state.type_key[s0, T3])
             else:
-                hit = hit or same_type(state, w, s0)
+                hit = same_type(state, w, s0)
     state.cut[x] = old
     return hit
+
+
+@inline
+def key_of(state, r):
+    """The key of the rule rooted at r as the edges and cuts make it now.
+
+    Parameters
+    ----------
+    state : ScfgState
+    r : int
+
+    Returns
+    -------
+    int64
+    """
+    return rule_key(state, r, state.frontier, state.order, state.stack)[0]
+
+
+@kernel
+def rule_symbols(state, r):
+    """(|r_f|, |r_e|): the symbols on each side of the rule rooted at r.
+
+    Parameters
+    ----------
+    state : ScfgState
+    r : int
+
+    Returns
+    -------
+    (int, int)
+    """
+    k = collect_frontier(state, r, state.frontier, state.stack)
+    f = state.span[r, 1] - state.span[r, 0] + k
+    e = state.span[r, 3] - state.span[r, 2] + k
+    for i in range(k):
+        t = state.frontier[i]
+        f -= state.span[t, 1] - state.span[t, 0]
+        e -= state.span[t, 3] - state.span[t, 2]
+    return f, e
+
+
+@kernel
+def inner_symbols(state, k, inner, sym):
+    """For each of the k inner nodes of a rule (``merged_inner``'s order: parents before
+    children), the symbols of the rule it would root if cut, into sym[node, 0 | 1]: its words
+    outside its children, one nonterminal per cut child, an inner child's own symbols.
+
+    Parameters
+    ----------
+    state : ScfgState
+    k : int
+    inner : int64[≥ k]
+    sym : int64[N, 2]
+        Output, for the nodes inner[:k].
+    """
+    for i in range(k - 1, -1, -1):
+        x = inner[i]
+        f = state.span[x, 1] - state.span[x, 0]
+        e = state.span[x, 3] - state.span[x, 2]
+        edge = state.edge_start[x] + state.edge[x]
+        for j in range(state.tail_start[edge], state.tail_start[edge + 1]):
+            t = state.tails[j]
+            f -= state.span[t, 1] - state.span[t, 0]
+            e -= state.span[t, 3] - state.span[t, 2]
+            if state.cut[t]:
+                f += 1
+                e += 1
+            else:
+                f += sym[t, 0]
+                e += sym[t, 1]
+        sym[x, 0], sym[x, 1] = f, e
 
 
 @inline
@@ -984,7 +1057,10 @@ def take_candidate(state, x, s0, out, found):
 def _block_candidates(state, s0, out):
     """interface.block_candidates (Algorithm 2): the inner nodes of every occurrence of r₁ in
     the index and the roots of every occurrence of r₃, those of the pivot's type (r₁, r₂, r₃),
-    less the crowded ones (``crowded``).
+    less the crowded ones (``crowded``). A crowded pivot makes its block alone: the pivot is
+    never left out, and the argument that keeps the block stable needs every site in it
+    uncrowded. Cheap tests first: an r₃ root's rule above must be filed as r₂; an inner node's
+    rule, were it cut, must have r₃'s symbol counts.
 
     Parameters
     ----------
@@ -1000,17 +1076,30 @@ def _block_candidates(state, s0, out):
         How many.
     """
     found = 0
+    n0 = state.site_node[s0]
+    if crowded(state, n0, s0):
+        return found
+    old = state.cut[n0]
+    state.cut[n0] = 1
+    f3, e3 = rule_symbols(state, n0)
+    state.cut[n0] = old
     slot = hash_table.find(state.slot_key, state.type_key[s0, T1])
     q = state.slot_head[slot] if slot >= 0 else -1
     while q >= 0:
         k = merged_inner(state, q, state.nodes)
+        inner_symbols(state, k, state.nodes, state.sym)
         for i in range(k):
-            found = take_candidate(state, state.nodes[i], s0, out, found)
+            x = state.nodes[i]
+            if state.sym[x, 0] == f3 and state.sym[x, 1] == e3:
+                found = take_candidate(state, x, s0, out, found)
         q = state.item_next[q]
     slot = hash_table.find(state.slot_key, state.type_key[s0, T3])
     q = state.slot_head[slot] if slot >= 0 else -1
     while q >= 0:
-        found = take_candidate(state, q, s0, out, found)
+        if state.node_site[q] >= 0:
+            r = rule_root(state, q)
+            if state.gone[r] == 0 and state.key[r] == state.type_key[s0, T2]:
+                found = take_candidate(state, q, s0, out, found)
         q = state.item_next[q]
     return found
 

@@ -126,6 +126,7 @@ class ScfgModel:
             gone=np.zeros(n, np.int64), type_key=np.zeros((self.n_sites, 3), np.int64),
             type_logp0=np.zeros((self.n_sites, 3)), type_root=np.zeros(self.n_sites, np.int64),
             frontier=np.zeros(z, np.int64), region=np.zeros(z, np.int64),
+            sym=np.zeros((n, 2), np.int64),
             order=np.zeros(z, np.int64), stack=np.zeros(2 * z, np.int64),
             nodes=np.zeros(z, np.int64), ov_key=np.zeros(z, np.int64),
             ov_count=np.zeros(z, np.int64), seen=np.zeros(n, np.int64),
