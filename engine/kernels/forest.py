@@ -8,59 +8,122 @@ the k-th node visited depends only on the edges drawn before it: each step is a 
 the posterior however the tree changes.
 """
 from engine.core.jit import kernel
-from engine.kernels.interface import (edge_step, n_edges, n_sentences, sentence_root,
-                                      site_of_node, tree_children)
+from engine.kernels.interface import (edge_step, get_value, n_edges, n_sentences,
+                                      sentence_root, site_of_node, tree_children)
 from engine.kernels.moves import sample_block, token_step
+
+SENTENCE, HEAD, TAIL = 0, 1, 2  # the cursor: where a walk stands
+MOVES, CUTS, EDGES, SITES, LAST_SITE, LAST_BEFORE, CANDIDATES = range(7)  # totals
 
 
 @kernel
-def forest_sweep(rng, state, inv_temp, typed, greedy, skip, visited, w, queue, bufs_int,
-                 bufs_float, chosen, totals):
-    """One sweep: at every node of every sentence's tree its edge (eq. 9), then its cut — by
-    TOKEN (eq. 8) or by a TYPE move with the node as pivot (eqs. 10–11).
+def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, skip, visited, w,
+                queue, bufs_int, bufs_float, chosen, totals):
+    """At most ``max_moves`` moves of a sweep from where ``cursor`` stands: at each node of a
+    sentence's tree its edge (eq. 9), then its cut — by TOKEN (eq. 8) or by a TYPE move with
+    the node as pivot (eqs. 10–11).
 
     Parameters
     ----------
     rng : numpy.random.Generator
     state : model state implementing the FOREST functions (and TYPE's, when ``typed``), mutated
+    cursor : int64[3]
+        The sentence, and the head and tail of its queue in ``queue`` (all 0 at a sweep's
+        start); mutated. A sweep is done when cursor[SENTENCE] = n_sentences.
+    max_moves : int
     inv_temp : float64
         Inverse temperature of the posterior's part of every conditional.
     typed, greedy, skip : bool
         TYPE moves for the cuts; TYPE-greedy; the skip approximation (a site already in a
-        block this sweep is no pivot).
+        block this sweep is no pivot, ``visited``).
     visited : uint8[n_sites]
-        Work for ``skip``: zeroed here.
+        The sites in a block this sweep (``skip``); zeroed by the caller at a sweep's start.
     w : float64[≥ the largest deg(n), ≥ 2]
-        Work.
+        Work; after a TOKEN move, the cut's weights.
     queue : int64[≥ the most nodes of one tree]
-        Work.
+        The walk's queue, kept between calls.
     bufs_int, bufs_float, chosen
-        TYPE's buffers (``moves.type_move``); unused by TOKEN (any small arrays).
-    totals : int64[4]
-        Output: cuts changed, edges changed, TYPE moves made, their sites.
+        TYPE's buffers (``moves.type_move``): the last block stays in them; unused by TOKEN.
+    totals : int64[7]
+        Output: moves (nodes visited), cuts changed, edges changed, sites in TYPE blocks, the
+        last move's site (−1: a root) and its value before, and its candidates.
+
+    Returns
+    -------
+    bool
+        Whether TYPE's last log p(m) is in scaled form (``draw.scaled_to_log``).
     """
     totals[:] = 0
-    if skip:
-        visited[:] = 0
+    totals[LAST_SITE] = -1
+    scaled = False
+    u, head, tail = cursor[SENTENCE], cursor[HEAD], cursor[TAIL]
+    while u < n_sentences(state) and totals[MOVES] < max_moves:
+        if tail == 0:
+            queue[0] = sentence_root(state, u)
+            tail = 1
+        n = queue[head]
+        head += 1
+        if n_edges(state, n) > 1:
+            totals[EDGES] += edge_step(rng, state, n, inv_temp, w)
+        s = site_of_node(state, n)
+        totals[LAST_SITE] = s
+        if s >= 0:
+            totals[LAST_BEFORE] = get_value(state, s)
+            if not typed:
+                totals[CUTS] += token_step(rng, state, s, inv_temp, w, 2)
+            elif not (skip and visited[s]):
+                size, _, changed, n_cand, scaled = sample_block(
+                    rng, state, s, 1, inv_temp, greedy, bufs_int, bufs_float, chosen)
+                totals[CUTS] += changed
+                totals[SITES] += size
+                totals[CANDIDATES] = n_cand
+                if skip:
+                    for i in range(size):
+                        visited[bufs_int[1, i]] = 1
+        tail += tree_children(state, n, queue[tail:])
+        totals[MOVES] += 1
+        if head == tail:
+            u, head, tail = u + 1, 0, 0
+    cursor[SENTENCE], cursor[HEAD], cursor[TAIL] = u, head, tail
+    return scaled
+
+
+@kernel
+def tree_nodes(state, queue):
+    """The nodes of every sentence's current tree: the moves of one sweep (every tree of a
+    forest has as many).
+
+    Parameters
+    ----------
+    state : model state implementing the FOREST functions
+    queue : int64[≥ the most nodes of one tree]
+        Work.
+
+    Returns
+    -------
+    int
+    """
+    total = 0
     for u in range(n_sentences(state)):
         queue[0] = sentence_root(state, u)
         head, tail = 0, 1
         while head < tail:
-            n = queue[head]
+            tail += tree_children(state, queue[head], queue[tail:])
             head += 1
-            if n_edges(state, n) > 1:
-                totals[1] += edge_step(rng, state, n, inv_temp, w)
-            s = site_of_node(state, n)
-            if s >= 0 and typed:
-                if not (skip and visited[s]):
-                    size, _, changed, _, _ = sample_block(rng, state, s, 1, inv_temp, greedy,
-                                                          bufs_int, bufs_float, chosen)
-                    totals[0] += changed
-                    totals[2] += 1
-                    totals[3] += size
-                    if skip:
-                        for i in range(size):
-                            visited[bufs_int[1, i]] = 1
-            elif s >= 0:
-                totals[0] += token_step(rng, state, s, inv_temp, w, 2)
-            tail += tree_children(state, n, queue[tail:])
+        total += tail
+    return total
+
+
+@kernel
+def count_sentences(state):
+    """The number of sentences (forests), for Python callers.
+
+    Parameters
+    ----------
+    state : model state implementing the FOREST functions
+
+    Returns
+    -------
+    int
+    """
+    return n_sentences(state)

@@ -92,8 +92,18 @@ class Sampler(ABC):
 
     def buffers(self, state):
         if self._buffers is None:
+            self._take_form(state)
             self._buffers = self.make_buffers(state)
         return self._buffers
+
+    def _take_form(self, state):
+        """Become the form of this sampler that moves ``state``: on a model of forests TOKEN
+        and TYPE walk each sentence's tree (engine.samplers.forest), which a sampler built by
+        name, before it meets its state, cannot know."""
+        from engine.samplers.forest import FOREST_FORMS, walks_forests  # it imports this
+        form = FOREST_FORMS.get(type(self))
+        if form is not None and walks_forests(state):
+            self.__class__ = form
 
     def _advance(self, rng, state, max_moves):
         buffers = self.buffers(state)

@@ -6,9 +6,9 @@ import pytest
 
 from engine.core.rng import make_rng
 from engine.kernels import block_weight, moves
-from engine.kernels.forest import forest_sweep
+from engine.kernels.forest import forest_walk
 from engine.models.scfg import kernels
-from tests.conformance.cases.scfg import (exact, large_model, monotone_model, repeats_model,
+from tests.conformance.cases.scfg import (exact, trees, large_model, monotone_model, repeats_model,
                                           tiny_model, twice_model)
 from tests.statistical.exact import chi_square_p
 
@@ -23,14 +23,17 @@ class Sweeper:
         n = model.n_sites
         z = max(fo.n_nodes for fo in model.forests)
         deg = int(np.diff(model.arrays["edge_start"]).max())
+        self.cursor = np.zeros(3, np.int64)
         self.args = (inv_temp, typed, greedy, skip, np.zeros(n, np.uint8), np.zeros(max(2, deg)),
                      np.zeros(z, np.int64), np.zeros((3, n), np.int64),
                      np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS))),
                      np.zeros(n, np.uint8))
-        self.totals = np.zeros(4, np.int64)
+        self.totals = np.zeros(7, np.int64)
 
     def sweep(self, rng, state):
-        forest_sweep(rng, state, *self.args, self.totals)
+        self.cursor[:] = 0
+        self.args[4][:] = 0
+        forest_walk(rng, state, self.cursor, 2 ** 62, *self.args, self.totals)
         return self.totals
 
 
@@ -152,3 +155,23 @@ def test_a_type_block_is_the_same_after_its_move(make, trials):
         assert set(ints[1, :size].tolist()) == block
         big = max(big, len(block))
     assert big >= 3  # the test saw real blocks
+
+
+def test_the_registered_samplers_walk_forests_and_step_or_sweep_alike():
+    """TOKEN and TYPE built by name take their forest form on meeting the state; a sweep made
+    of single steps is the sweep made at once, draw for draw."""
+    from engine.samplers import make_sampler
+    model = large_model()
+    for name in ("token", "type", "greedy"):
+        whole, steps = model.new_state(make_rng(5)), model.new_state(make_rng(5))
+        a, b = make_sampler(name), make_sampler(name)
+        rng_a, rng_b = make_rng(6), make_rng(6)
+        for _ in range(3):
+            info = a.sweep(rng_a, whole)
+            assert info.moves == sum(len(trees(fo, fo.root)[0]) for fo in model.forests)
+            while True:
+                move = b.step(rng_b, steps)
+                if move.sweep_done:
+                    break
+        assert (whole.cut == steps.cut).all() and (whole.edge == steps.edge).all()
+        assert type(a).__name__.startswith("Forest")
