@@ -10,8 +10,10 @@ an ideographic space (U+3000) in Japanese text separates words too (KFTT has fiv
 import re
 from dataclasses import dataclass
 
+from pathlib import Path
+
 from datasets.errors import CorpusError
-from datasets.text import decode
+from datasets.text import decode, read_bytes
 
 SEPARATOR = " ||| "
 MAX_WORDS = 200     # words on one side of a pair
@@ -73,7 +75,7 @@ def read(pairs, alignments=None, name="aligned pairs"):
     if alignments is not None:
         link_lines = _lines(alignments)
         if len(link_lines) != len(pair_lines):
-            raise CorpusError(f"the alignments have {len(link_lines):,} lines and the pairs "
+            raise LinkError(f"the alignments have {len(link_lines):,} lines and the pairs "
                               f"{len(pair_lines):,}: each pair needs one line of links "
                               "(an empty line for a pair with none)")
         fields = [(f, e, links) for (f, e, _), links in zip(fields, link_lines)]
@@ -86,6 +88,28 @@ def read(pairs, alignments=None, name="aligned pairs"):
         target.append(tuple(e))
         links.append(parse_links(text, len(f), len(e), number))
     return AlignedCorpus(tuple(source), tuple(target), tuple(links), name)
+
+
+def read_files(pairs, alignments=None):
+    """Pairs and alignments from files (``read``); an error names the file it is in.
+
+    Parameters
+    ----------
+    pairs : str or Path
+    alignments : str or Path, optional
+    """
+    pairs, data = Path(pairs), read_bytes(Path(pairs))
+    links = None if alignments is None else read_bytes(Path(alignments))
+    try:
+        return read(data, links, name=pairs.name)
+    except LinkError as err:
+        raise CorpusError(f"{alignments or pairs}: {err}") from None
+    except CorpusError as err:
+        raise CorpusError(f"{pairs}: {err}") from None
+
+
+class LinkError(CorpusError):
+    """A link that cannot be read or points past its sentence."""
 
 
 def _lines(data):
@@ -119,19 +143,19 @@ def parse_links(text, f_len, e_len, number):
 
     Raises
     ------
-    CorpusError
+    LinkError
         For a link that is not ``i-j`` or points past either sentence (naming which).
     """
     links = set()
     for token in text.split():
         match = _LINK.match(token)
         if not match:
-            raise CorpusError(f"{token!r} is not a link: write 'i-j', the source word's "
+            raise LinkError(f"{token!r} is not a link: write 'i-j', the source word's "
                               "position, a hyphen and the target word's (0-based)", line=number)
         i, j = int(match.group(1)), int(match.group(2))
         for side, k, length in (("source", i, f_len), ("target", j, e_len)):
             if k >= length:
-                raise CorpusError(f"link {token} points to {side} word {k}, but the {side} "
+                raise LinkError(f"link {token} points to {side} word {k}, but the {side} "
                                   f"sentence has {length} words (positions 0 … {length - 1}; "
                                   "are the links 1-based?)", line=number)
         links.add((i, j))

@@ -27,6 +27,7 @@
     python -m engine cluster worker ADDRESS [--host H] [--nworkers W] [--nthreads T]
     python -m engine corpora list
     python -m engine corpora check FILE [FILE …]
+    python -m engine forest --data PAIRS [--alignments ALIGN] --out FILE.csv [--pair I]
     python -m engine parse --train TREES [TREES …] --test TREES [TREES …] --grammar NAME
                            --output PARSES [--max-length 40] [--markov 1]
 
@@ -44,7 +45,8 @@ family of commands lives in one module.
 import sys
 
 from datasets.errors import CorpusError
-from engine.cli import chains, cluster, corpora, gao_johnson, numbers, online_vs_batch, parse, race
+from engine.cli import (chains, cluster, corpora, forest, gao_johnson, numbers, online_vs_batch,
+                        parse, race)
 from engine.cli import filter as filters  # not the builtin's name
 from engine.cli.args import OneLineParser, check_outputs
 from engine.cli.models import model_named
@@ -64,6 +66,7 @@ COMMANDS = {
     "cluster": (cluster.add_cluster_parser, cluster.run_cluster),
     "corpora": (corpora.add_corpora_parser, corpora.run_corpora),
     "parse": (parse.add_parse_parser, parse.parse),
+    "forest": (forest.add_forest_parser, forest.run_forest),
 }
 
 

@@ -82,6 +82,16 @@ class Forest:
             return 0, self.f_len, 0, self.e_len
         return int(self.f_lo[n]), int(self.f_hi[n]), int(self.e_lo[n]), int(self.e_hi[n])
 
+    def tree_size(self):
+        """The nodes of each tree of the forest (every tree has as many): the root and, below
+        each node, the tails of its first edge."""
+        size, todo = 0, [self.root]
+        while todo:
+            n = todo.pop()
+            size += 1
+            todo += self.edges(n)[0]
+        return size
+
     def n_trees(self):
         """The number of trees in the forest, by dynamic programming: trees(n) = Σ over n's
         edges of the product of its tails' trees. A Python int: a long monotone pair has
