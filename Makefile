@@ -19,7 +19,10 @@ run: $(VENV)/.runtime
 # - every other test, on three pytest-xdist workers: they wait on pages and processes more
 #   than they compute (three finish in 8.4 min what two did in 9.5). Among them the browser
 #   tests that time nothing: layout, downloads, uploads, every preset after every other
-#   (tests/e2e_untimed);
+#   (tests/e2e_untimed). A worker that runs out of tests takes some from another's queue
+#   (--dist worksteal): with xdist's default (load), tests once sent stay where they went, and
+#   one worker was left with the slow ones (1,065 s of tests against 323 s and 682 s, the
+#   others idle; stealing: 793, 798 and 804 s);
 # - and beside both, at the lowest priority, on the cycles the browser tests leave idle while
 #   they wait on the page: the conformance suite again with Numba's bounds checking on, so a
 #   kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
@@ -42,7 +45,7 @@ test: $(VENV)/.dev chromium
 		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior"' \
 		> $(BOUNDSCHECK_LOG) 2>&1 & checked=$$!; \
 	$(BIN)/python -m pytest tests/e2e; browser=$$?; \
-	$(BIN)/python -m pytest -n 3 --ignore=tests/e2e; rest=$$?; \
+	$(BIN)/python -m pytest -n 3 --dist worksteal --ignore=tests/e2e; rest=$$?; \
 	wait $$checked; bounds=$$?; \
 	echo "== the conformance suite with bounds checking (exit status $$bounds):"; \
 	if [ $$bounds -eq 0 ]; then tail -n 1 $(BOUNDSCHECK_LOG); else cat $(BOUNDSCHECK_LOG); fi; \
