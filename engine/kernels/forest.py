@@ -10,15 +10,15 @@ the posterior however the tree changes.
 from engine.core.jit import kernel
 from engine.kernels.interface import (edge_step, get_value, n_edges, n_sentences,
                                       sentence_root, site_of_node, tree_children)
-from engine.kernels.moves import sample_block, token_step
+from engine.kernels.moves import block_move, token_step
 
 SENTENCE, HEAD, TAIL = 0, 1, 2  # the cursor: where a walk stands
 MOVES, CUTS, EDGES, SITES, LAST_SITE, LAST_BEFORE, CANDIDATES = range(7)  # totals
 
 
 @kernel
-def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, skip, visited, w,
-                queue, bufs_int, bufs_float, chosen, totals):
+def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, stages, skip, visited,
+                w, queue, bufs_int, bufs_float, chosen, totals):
     """At most ``max_moves`` moves of a sweep from where ``cursor`` stands: at each node of a
     sentence's tree its edge (eq. 9), then its cut — by TOKEN (eq. 8) or by a TYPE move with
     the node as pivot (eqs. 10–11).
@@ -34,8 +34,10 @@ def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, skip, vi
     inv_temp : float64
         Inverse temperature of the posterior's part of every conditional.
     typed, greedy, skip : bool
-        TYPE moves for the cuts; TYPE-greedy; the skip approximation (a site already in a
+        Block moves for the cuts; TYPE-greedy; the skip approximation (a site already in a
         block this sweep is no pivot, ``visited``).
+    stages : int
+        How a block is drawn (``moves.block_move``): TYPE's eq. 7, or one-stage.
     visited : uint8[n_sites]
         The sites in a block this sweep (``skip``); zeroed by the caller at a sweep's start.
     w : float64[≥ the largest deg(n), ≥ 2]
@@ -72,8 +74,8 @@ def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, skip, vi
             if not typed:
                 totals[CUTS] += token_step(rng, state, s, inv_temp, w, 2)
             elif not (skip and visited[s]):
-                size, _, changed, n_cand, scaled = sample_block(
-                    rng, state, s, 1, inv_temp, greedy, bufs_int, bufs_float, chosen)
+                size, _, changed, n_cand, scaled = block_move(
+                    rng, state, s, 1, inv_temp, greedy, stages, bufs_int, bufs_float, chosen)
                 totals[CUTS] += changed
                 totals[SITES] += size
                 totals[CANDIDATES] = n_cand

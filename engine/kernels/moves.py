@@ -3,7 +3,10 @@
 TOKEN (eq. 4) resamples one site from its conditional; TYPE (Fig. 4) gathers the type block
 TB(z, s0) around a pivot, draws m from eq. 7 — p(m) ∝ C(|S|, m) g(m), the block weight g(m)
 given by the model (``interface.block_weights``; engine.kernels.block_weight) — and sets a
-uniformly random m of the block's sites. Annealing is the inverse temperature ``inv_temp``
+uniformly random m of the block's sites. ONE-STAGE (Peng & Gildea 2014, eq. 12) draws the
+block's sites one after another, each from its conditional given the earlier ones: not the
+block's law (each step is normalised as if the later sites did not exist), so it is offered
+as the paper has it, approximate, and corrected by Metropolis-Hastings (exact). Annealing is the inverse temperature ``inv_temp``
 (1.0 = plain sampling); TYPE-greedy is ``greedy=True``. Every function mutates the model state
 in place.
 """
@@ -404,6 +407,157 @@ def sample_block(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, cho
     return size, m, changed, n_cand, scaled
 
 
+TWO_STAGE, ONE_STAGE, ONE_STAGE_MH = 0, 1, 2  # how a block move draws (``block_move``)
+
+
+@inline
+def block_move(rng, state, s0, v1, inv_temp, greedy, stages, bufs_int, bufs_float, chosen):
+    """A block move around pivot s0: TYPE's (eq. 7, ``sample_block``) or one-stage's
+    (``one_stage_block``), as ``stages`` says (TWO_STAGE, ONE_STAGE, ONE_STAGE_MH).
+
+    Parameters
+    ----------
+    rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen
+        As ``type_move``'s (greedy: TYPE's only).
+    stages : int
+
+    Returns
+    -------
+    (int, int, int, int, bool)
+        As ``sample_block``'s (one-stage: its log p(m) rows untouched, ``scaled`` False).
+    """
+    if stages == TWO_STAGE:
+        size, m, changed, n_cand, scaled = sample_block(rng, state, s0, v1, inv_temp, greedy,
+                                                        bufs_int, bufs_float, chosen)
+    else:
+        size, m, changed, n_cand = one_stage_block(rng, state, s0, v1, inv_temp,
+                                                   stages == ONE_STAGE_MH, bufs_int,
+                                                   bufs_float, chosen)
+        scaled = False
+    return size, m, changed, n_cand, scaled
+
+
+@kernel
+def one_stage_block(rng, state, s0, v1, inv_temp, corrected, bufs_int, bufs_float, chosen):
+    """One-stage sampling of the type block of s0 (Peng & Gildea eq. 12): its sites, the pivot
+    first and then in site order, each drawn from its conditional given the sites before it,
+    q_i(z_i) = w_i(z_i)^β / Σ_v w_i(v)^β. That is not p(z_S | rest) ∝ g(m)^β; with
+    ``corrected`` the draw is a Metropolis-Hastings proposal, accepted with probability
+    min(1, g(m′)^β q(z) / (g(m)^β q(z′))), q(z) being the old values' sequential probability
+    replayed in the same order (an order fixed by the block alone, so the reverse move has
+    it too), and the move is exact.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state, mutated
+    s0, v1 : int
+        As ``type_move``'s.
+    inv_temp : float64
+    corrected : bool
+    bufs_int, bufs_float, chosen
+        As ``type_move``'s: rows candidates, block, before; row 0 of bufs_float holds
+        log g(m) − log g(0) (corrected), row 1 the sites' weights; chosen[i] = 1 where
+        block[i] was drawn v1 (the proposal, kept or not).
+
+    Returns
+    -------
+    (int, int, int, int)
+        |S|, m of the values the block has now, sites changed, candidates.
+    """
+    v0 = 0 if n_values(state) == 2 else get_value(state, s0)
+    if n_values(state) == 2:
+        v1 = 1
+    candidates, block, before = bufs_int[0], bufs_int[1], bufs_int[2]
+    size, n_cand = gather_block(state, s0, v0, v1, candidates, block, before)
+    in_site_order(block, before, size, n_values(state))
+    log_q_old, m_old, accept = 0.0, 0, True
+    if corrected and size > 1:
+        block_weights(state, s0, v0, v1, size, False, bufs_float[:2], bufs_float[2:])
+        log_q_old = sequence(rng, state, block, before, size, v0, v1, inv_temp, False,
+                             bufs_float[1], chosen)
+        for i in range(size):
+            m_old += 1 if before[i] == v1 else 0
+            remove_site(state, block[i])
+    log_q_new = sequence(rng, state, block, before, size, v0, v1, inv_temp, True,
+                         bufs_float[1], chosen)
+    m = 0
+    for i in range(size):
+        m += chosen[i]
+    if corrected and size > 1:
+        log_ratio = (inv_temp * (bufs_float[0, m] - bufs_float[0, m_old]) + log_q_old
+                     - log_q_new)
+        accept = log_ratio >= 0.0 or rng.random() < np.exp(log_ratio)
+        if not accept:
+            for i in range(size):
+                remove_site(state, block[i])
+            for i in range(size):
+                add_site(state, block[i], before[i])
+            m = m_old
+    changed = 0
+    if accept:
+        for i in range(size):
+            changed += (v1 if chosen[i] else v0) != before[i]
+    return size, m, changed, n_cand
+
+
+@kernel
+def sequence(rng, state, block, before, size, v0, v1, inv_temp, draw, w, chosen):
+    """The removed block's sites put back one after another, each from its conditional given
+    those before it (tempered, between v0 and v1): drawn (``draw``: chosen[i] = 1 for v1) or
+    the old values ``before``. Returns log q of the values put back.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : model state, its block removed; mutated (the block added back)
+    block, before : int64[≥ size]
+    size, v0, v1 : int
+    inv_temp : float64
+    draw : bool
+    w : float64[≥ n_values]
+        Work.
+    chosen : uint8[≥ size]
+        Output when drawing.
+
+    Returns
+    -------
+    float64
+    """
+    log_q = 0.0
+    for i in range(size):
+        site_weights(state, block[i], w)
+        p0, p1 = w[v0] ** inv_temp, w[v1] ** inv_temp
+        if draw:
+            chosen[i] = 1 if rng.random() * (p0 + p1) >= p0 else 0
+            one = chosen[i] == 1
+        else:
+            one = before[i] == v1
+        log_q += np.log((p1 if one else p0) / (p0 + p1))
+        add_site(state, block[i], v1 if one else v0)
+    return log_q
+
+
+@kernel
+def in_site_order(block, before, size, k):
+    """Sort block[1:size] by site, before[1:size] with it (the pivot stays first): the order
+    one-stage draws in, which the block alone decides.
+
+    Parameters
+    ----------
+    block, before : int64[≥ size]
+        Mutated.
+    size, k : int
+        The block's size and the number of values (a site and its value packed as site·k + v).
+    """
+    for i in range(1, size):
+        block[i] = block[i] * k + before[i]
+    sort_prefix(block[1:size], size - 1)
+    for i in range(1, size):
+        before[i] = block[i] % k
+        block[i] = block[i] // k
+
+
 @kernel
 def type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen):
     """One TYPE move around pivot s0 (Fig. 4); return (|S|, m, sites changed, candidates).
@@ -436,7 +590,7 @@ def type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen
 
 
 @kernel
-def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, greedy,
+def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, greedy, stages,
                bufs_int, bufs_float, chosen, totals):
     """TYPE over pivots order[start:], stopping after max_moves moves; return where it stopped.
 
@@ -457,6 +611,8 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
         Mutated.
     skip, greedy : bool
     inv_temp : float64
+    stages : int
+        How each block is drawn: TWO_STAGE (TYPE), ONE_STAGE, ONE_STAGE_MH (``block_move``).
     bufs_int, bufs_float, chosen
         As ``type_move``'s: the last move's block, old values, log p(m) and chosen sites stay
         in them.
@@ -485,8 +641,8 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
                 continue
         totals[3] = get_value(state, s0) if k > 2 else 0
         totals[4] = v1
-        size, m, c, n_cand, scaled = sample_block(rng, state, s0, v1, inv_temp, greedy,
-                                                  bufs_int, bufs_float, chosen)
+        size, m, c, n_cand, scaled = block_move(rng, state, s0, v1, inv_temp, greedy, stages,
+                                                bufs_int, bufs_float, chosen)
         totals[5] = n_cand
         for j in range(size):
             visited[bufs_int[1, j]] = 1

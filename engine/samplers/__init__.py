@@ -20,6 +20,7 @@ from typing import Callable
 from engine.kernels.interface import (EXPLICIT_SENTENCE_FUNCTIONS, EXPLICIT_TOKEN_FUNCTIONS,
                                       POINT_FUNCTIONS, SENTENCE_FUNCTIONS, TOKEN_FUNCTIONS,
                                       TYPE_FUNCTIONS)
+from engine.kernels.moves import ONE_STAGE, ONE_STAGE_MH
 from engine.samplers import schedule
 from engine.samplers.explicit import ExplicitSampler
 from engine.samplers.mixture import MixtureSampler
@@ -37,6 +38,11 @@ FALLBACK_COLOUR = "#7f7f7f"
 VERMILLION, BLUE, ORANGE, GREEN = "#D55E00", "#0072B2", "#E69F00", "#009E73"
 PURPLE, SKY_BLUE, BLACK = "#CC79A7", "#56B4E9", "#000000"
 SOLID = (1, 0)  # Vega-Lite's strokeDash of a solid line
+# Vega-Lite's named point shapes run out before the samplers do: these are SVG paths in its
+# [-1, 1] square
+STAR = ("M0,-1L0.29,-0.4L0.95,-0.31L0.47,0.15L0.59,0.81L0,0.5L-0.59,0.81L-0.47,0.15"
+        "L-0.95,-0.31L-0.29,-0.4Z")
+HEXAGON = "M0,-1L0.87,-0.5L0.87,0.5L0,1L-0.87,0.5L-0.87,-0.5Z"
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,26 @@ register(SamplerEntry(
     "whichever is more probable",
     lambda total_sweeps, skip, anneal_start: TypeSampler(skip=skip, greedy=True),
     TYPE_FUNCTIONS, look=Look(GREEN, (10, 3, 2, 3), "diamond")))
+register(SamplerEntry(
+    "type-anneal", "TYPE-anneal", "#f4a259",
+    "TYPE with Peng & Gildea's annealing: the posterior raised to β, β from 0.1 up to 1.3 by "
+    "0.1 every 3 sweeps, then back to 1 (from sweep 45 on)",
+    lambda total_sweeps, skip, anneal_start: TypeSampler(skip=skip,
+                                                         schedule=schedule.peng_gildea()),
+    TYPE_FUNCTIONS, look=Look(SKY_BLUE, (8, 3, 2, 3), "stroke")))
+register(SamplerEntry(
+    "one-stage", "one-stage", "#9c6644",
+    "Peng & Gildea's one-stage draw of a type block: its sites one after another, each from "
+    "its conditional given those before it (eq. 12) — approximate: each step is normalised "
+    "as if the later sites did not exist",
+    lambda total_sweeps, skip, anneal_start: TypeSampler(skip=skip, stages=ONE_STAGE),
+    TYPE_FUNCTIONS, look=Look(VERMILLION, (12, 6), STAR)))
+register(SamplerEntry(
+    "one-stage-mh", "one-stage + MH", "#3d5a80",
+    "the one-stage draw as a proposal, accepted or rejected by Metropolis-Hastings against "
+    "the block's exact weights (eq. 10): exact",
+    lambda total_sweeps, skip, anneal_start: TypeSampler(skip=skip, stages=ONE_STAGE_MH),
+    TYPE_FUNCTIONS, look=Look(BLUE, (3, 6), HEXAGON)))
 register(SamplerEntry(
     "sentence", "SENTENCE", "#6a4c93",
     "proposes a whole sentence's analysis by dynamic programming with the other sentences' "

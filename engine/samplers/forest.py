@@ -52,8 +52,9 @@ class ForestWalk(Sampler):
 
     def advance(self, rng, state, b, inv_temp, max_moves):
         skip, greedy = getattr(self, "skip", False), getattr(self, "greedy", False)
+        stages = getattr(self, "stages", moves.TWO_STAGE)
         scaled = forest.forest_walk(
-            rng, state, b["cursor"], max_moves, inv_temp, self.typed, greedy, skip,
+            rng, state, b["cursor"], max_moves, inv_temp, self.typed, greedy, stages, skip,
             b["visited"], b["w"], b["queue"], b["ints"], b["floats"], b["chosen"], b["totals"])
         if scaled:
             size = int(b["totals"][SITES])

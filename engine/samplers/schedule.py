@@ -28,3 +28,23 @@ def _cooling(start, done, half):
     if done >= half:
         return 1.0
     return start + (1.0 - start) * done / half
+
+
+def peng_gildea(step=0.1, every=3, top=1.3):
+    """Peng & Gildea's annealing (§5.1): z ~ P(z)^β, β rising from ``step`` to ``top`` by
+    ``step`` every ``every`` iterations, then falling back by ``step`` to 1 and staying there:
+    β = 0.1, 0.2, … 1.3 (iterations 0–38), 1.2, 1.1 (39–44), then 1 from iteration 45. The
+    temperature is 1/β."""
+    rising = round(top / step)            # β = step … top: this many plateaus
+    falling = round((top - 1.0) / step)   # then back down to 1 (its last plateau is 1 itself)
+
+    def schedule(sweep):
+        plateau = sweep // every
+        if plateau < rising:
+            beta = step * (plateau + 1)
+        elif plateau < rising + falling:
+            beta = top - step * (plateau - rising + 1)
+        else:
+            beta = 1.0
+        return 1.0 / round(beta, 10)
+    return schedule

@@ -1,8 +1,10 @@
-"""TYPE: the type-based sampler of Liang et al. (Fig. 4), and TYPE-greedy (§5.1).
+"""TYPE: the type-based sampler of Liang et al. (Fig. 4), TYPE-greedy (§5.1), and Peng &
+Gildea's one-stage sampling of the same blocks (eq. 12), as the paper has it and corrected.
 
 Each sweep visits the sites in a fresh random order as pivots; each pivot's type block is
 sampled jointly through eq. 7. ``skip`` is the skip approximation (§4.4); ``greedy`` sets each
-block all-v0 or all-v1, whichever is more probable, instead of sampling.
+block all-v0 or all-v1, whichever is more probable, instead of sampling; ``stages`` draws the
+block's sites one after another instead (engine.kernels.moves.one_stage_block).
 """
 import numpy as np
 
@@ -16,9 +18,10 @@ MOVES, SITES, CHANGED, V0, V1, CANDIDATES = range(6)  # the kernel's totals
 class TypeSampler(Sampler):
     kind = "type"
 
-    def __init__(self, skip=True, greedy=False, schedule=None):
+    def __init__(self, skip=True, greedy=False, schedule=None, stages=moves.TWO_STAGE):
         self.skip = bool(skip)
         self.greedy = bool(greedy)
+        self.stages = stages
         super().__init__(schedule)
 
     def sweep_length(self, state):
@@ -38,7 +41,8 @@ class TypeSampler(Sampler):
     def advance(self, rng, state, b, inv_temp, max_moves):
         self.position = moves.type_sweep(
             rng, state, b["order"], self.position, max_moves, b["visited"], self.skip,
-            inv_temp, self.greedy, b["ints"], b["floats"], b["chosen"], b["totals"])
+            inv_temp, self.greedy, self.stages, b["ints"], b["floats"], b["chosen"],
+            b["totals"])
         totals = b["totals"]
         return Tally(moves=int(totals[MOVES]), sites=int(totals[SITES]),
                      changed=int(totals[CHANGED]))

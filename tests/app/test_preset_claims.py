@@ -65,6 +65,14 @@ def toy_mode(race):
         assert column(race, name, "m").max() < 100  # n/10
 
 
+def toy_one_stage(race):
+    """At n = 10, E[m] = 0.10: one-stage's chain sits far above it, corrected it does not."""
+    exact = ToyModel(10).posterior_mean()
+    assert column(race, "one-stage", "m")[1:].mean() > 5 * exact
+    for name in ("type", "one-stage-mh"):
+        assert abs(column(race, name, "m")[1:].mean() - exact) < 0.05
+
+
 def seg_type_escapes(race):
     assert last(race, "type") > last(race, "token") + 1000
     assert last(race, "type", "token_f") > last(race, "token", "token_f") + 0.2
@@ -217,6 +225,8 @@ RACES = [
     ("pages/toy_posterior.py", "toy", "Small n = 12: TYPE's draws, m by m", toy_small),
     ("pages/toy_posterior.py", "toy", "n = 100,000: TOKEN stuck longer", toy_large),
     ("pages/toy_posterior.py", "toy", "From the mode (m = 0): both stay", toy_mode),
+    ("pages/toy_posterior.py", "toy", "One-stage is biased (n = 10); corrected, it is not",
+     toy_one_stage),
     ("pages/word_segmentation.py", "seg", "TYPE escapes where TOKEN crawls", seg_type_escapes),
     ("pages/word_segmentation.py", "seg", "Annealing helps only a little", seg_anneal),
     ("pages/word_segmentation.py", "seg", "Bigram model: annealing ends highest, TOKEN lowest",

@@ -57,7 +57,7 @@ def test_float_counts_equal_the_integer_recount_after_thousands_of_mixed_moves(k
         moves.new_order(rng, state, order)
         visited[:] = 0
         moves.type_sweep(rng, state, order, 0, n, visited, round_ % 3 == 0, inv_temp,
-                         round_ % 5 == 0, ints, floats, chosen, type_totals)
+                         round_ % 5 == 0, moves.TWO_STAGE, ints, floats, chosen, type_totals)
         assert_float_counts_equal_recount(model, state)
         sentence.sentence_sweep(rng, state, 0, n_sentences, inv_temp, old, new, work,
                                 sentence_totals)

@@ -86,6 +86,15 @@ def test_pausing_and_resuming_changes_nothing():
     pd.testing.assert_frame_equal(frame_without_time(whole), frame_without_time(paused))
 
 
+def test_peng_and_gildeas_schedule_warms_beta_to_1_3_and_settles_at_1():
+    """§5.1: β from 0.1 up to 1.3 by 0.1 every 3 iterations, then back down to 1."""
+    temp = schedule.peng_gildea()
+    betas = [round(1.0 / temp(s), 9) for s in range(60)]
+    assert betas[:7] == [0.1, 0.1, 0.1, 0.2, 0.2, 0.2, 0.3]
+    assert betas[36:48] == [1.3, 1.3, 1.3, 1.2, 1.2, 1.2, 1.1, 1.1, 1.1, 1.0, 1.0, 1.0]
+    assert set(betas[45:]) == {1.0}
+
+
 def test_anneal_schedule_cools_from_10_to_1_over_the_first_half():
     temp = schedule.anneal(100)
     assert [temp(s) for s in (0, 25, 50, 99)] == pytest.approx([10.0, 5.5, 1.0, 1.0])
@@ -123,7 +132,8 @@ def test_race_starts_every_sampler_from_the_same_state_and_stops_at_its_length()
     race.sweep(10)
     assert race.finished and all(run.sweeps_done == 4 for run in race.runs.values())
     frame = race.trace_frame()
-    assert sorted(frame.sampler.unique()) == sorted(ToyModel.samplers) and len(frame) == 4 * 5
+    assert sorted(frame.sampler.unique()) == sorted(ToyModel.samplers)
+    assert len(frame) == (4 + 1) * len(ToyModel.samplers)  # each sampler: passes 0 … 4
     with pytest.raises(ValueError, match="at least one sampler"):
         Race(ToyModel(5), [], seed=0)
 

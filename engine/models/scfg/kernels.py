@@ -495,7 +495,17 @@ def weigh(state, w, k1, p1, k2, p2, k3, p3, n1, n2, n3, lost):
 @implements(interface.token_weights)
 def _token_weights(rng, state, s, w):
     """interface.token_weights: eq. 8 with the site's own rules discounted (r₂ and r₃ when it
-    is cut, r₁ when not)."""
+    is cut, r₁ when not).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Unused: the weights draw nothing.
+    state : ScfgState
+    s : int
+    w : float64[≥ 2]
+        Output.
+    """
     n = state.site_node[s]
     k1, p1, k2, p2, k3, p3, _ = type_of(state, n)
     n1, n2, n3 = count_of(state, k1), count_of(state, k2), count_of(state, k3)
@@ -511,6 +521,16 @@ def _token_weights(rng, state, s, w):
 
 @implements(interface.set_value)
 def _set_value(rng, state, s, v):
+    """interface.set_value: z = v at the site's node, its rules unfiled and the new ones
+    filed (nothing when z = v already).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Unused.
+    state : ScfgState, mutated
+    s, v : int
+    """
     n = state.site_node[s]
     if v == state.cut[n]:
         return
@@ -526,21 +546,62 @@ def _set_value(rng, state, s, v):
 
 @implements(interface.get_value)
 def _get_value(state, s):
+    """interface.get_value: the cut at the site's node.
+
+    Parameters
+    ----------
+    state : ScfgState
+    s : int
+
+    Returns
+    -------
+    int64
+    """
     return np.int64(state.cut[state.site_node[s]])
 
 
 @implements(interface.n_sites)
 def _n_sites(state):
+    """interface.n_sites: the nodes that are no pair's root.
+
+    Parameters
+    ----------
+    state : ScfgState
+
+    Returns
+    -------
+    int
+    """
     return state.site_node.shape[0]
 
 
 @implements(interface.n_values)
 def _n_values(state):
+    """interface.n_values: a cut is 0 or 1.
+
+    Parameters
+    ----------
+    state : ScfgState
+
+    Returns
+    -------
+    int
+    """
     return 2
 
 
 @implements(interface.reseats)
 def _reseats(state):
+    """interface.reseats: rules carry no seats.
+
+    Parameters
+    ----------
+    state : ScfgState
+
+    Returns
+    -------
+    bool
+    """
     return False
 
 
@@ -724,31 +785,102 @@ def sample_edge(rng, state, n, inv_temp, w):
 # --- the forest's structure (interface FOREST functions) ----------------------------------------
 @implements(interface.edge_step)
 def _edge_step(rng, state, n, inv_temp, w):
+    """interface.edge_step: ``sample_edge``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : ScfgState, mutated
+    n : int
+    inv_temp : float64
+    w : float64[≥ deg(n)]
+        Work.
+
+    Returns
+    -------
+    bool
+    """
     return sample_edge(rng, state, n, inv_temp, w)
 
 
 @implements(interface.n_sentences)
 def _n_sentences(state):
+    """interface.n_sentences: the sentence pairs.
+
+    Parameters
+    ----------
+    state : ScfgState
+
+    Returns
+    -------
+    int
+    """
     return state.pair_root.shape[0]
 
 
 @implements(interface.sentence_root)
 def _sentence_root(state, u):
+    """interface.sentence_root: pair u's root node.
+
+    Parameters
+    ----------
+    state : ScfgState
+    u : int
+
+    Returns
+    -------
+    int64
+    """
     return state.pair_root[u]
 
 
 @implements(interface.site_of_node)
 def _site_of_node(state, n):
+    """interface.site_of_node: node n's site, −1 at a root.
+
+    Parameters
+    ----------
+    state : ScfgState
+    n : int
+
+    Returns
+    -------
+    int64
+    """
     return state.node_site[n]
 
 
 @implements(interface.n_edges)
 def _n_edges(state, n):
+    """interface.n_edges: deg(n).
+
+    Parameters
+    ----------
+    state : ScfgState
+    n : int
+
+    Returns
+    -------
+    int64
+    """
     return state.edge_start[n + 1] - state.edge_start[n]
 
 
 @implements(interface.tree_children)
 def _tree_children(state, n, out):
+    """interface.tree_children: the tails of n's chosen edge, in source order.
+
+    Parameters
+    ----------
+    state : ScfgState
+    n : int
+    out : int64[≥ the edge's tails]
+        Output.
+
+    Returns
+    -------
+    int64
+    """
     e = state.edge_start[n] + state.edge[n]
     start = state.tail_start[e]
     for i in range(state.tail_start[e + 1] - start):
@@ -1198,4 +1330,14 @@ implements(interface.block_weights)(block_weight.rising_block_weights)
 
 @implements(interface.pivots_in_order)
 def _pivots_in_order(state):
+    """interface.pivots_in_order: the forest sweep takes its pivots as it walks the trees.
+
+    Parameters
+    ----------
+    state : ScfgState
+
+    Returns
+    -------
+    bool
+    """
     return True

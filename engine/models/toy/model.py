@@ -32,7 +32,8 @@ class ToyModel(ModelBase):
     label = "Toy posterior (n copies of `ab`)"
     summary = ("Liang et al. §2: n copies of `ab`, each one word or two; the exact posterior "
                "is known, and TOKEN started at m = n is stuck there for many passes.")
-    samplers = ("token", "type", "anneal", "greedy")  # a copy of `ab` is no sentence to block
+    # a copy of `ab` is no sentence to block; one-stage (Peng & Gildea) shows its bias here
+    samplers = ("token", "type", "anneal", "greedy", "one-stage", "one-stage-mh")
     options = (Option("n", "--n", int, 1000, "copies of `ab`", 1, MAX_N),)
     init_options = (Option("m", "--init-m", int, None,
                            "initial number of split copies (default n)", 0, MAX_N),)
