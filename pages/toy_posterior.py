@@ -57,7 +57,7 @@ PRESETS = {
                                            samplers=("token", "type")),
     "From the mode (m = 0): both stay": dict(n=1000, m=0, passes=30, samplers=("token", "type")),
     "One-stage is biased (n = 10); corrected, it is not": dict(
-        n=10, m=0, passes=2000, samplers=("type", "one-stage", "one-stage-mh")),
+        n=10, m=0, passes=400, speed=50, samplers=("type", "one-stage", "one-stage-mh")),
 }
 SETTINGS = PageSettings(KEY, (
     Setting("n", 1000, int, "n", 1, MAX_N),
@@ -151,6 +151,11 @@ def draw_race(race):
                 y_domain=[-0.03 * n, 1.05 * n],
                 x_domain=race.total_sweeps and [0, race.total_sweeps],  # None: equal time
                 level=(n / 2, "n/2: TOKEN has escaped below this"))
+    means = " · ".join(f"{label(name)} {np.mean([row['m'] for row in run.trace[1:]]):,.2f}"
+                       for name, run in race.runs.items() if len(run.trace) > 1)
+    if means:  # a chain's average is what an exact sampler's must approach
+        st.caption(f"Mean m over the passes so far: {means}; exact E[m | x] = "
+                   f"{exact_mean(n):,.2f}.")
 
 
 # --- the exact posterior and the two histograms -----------------------------------------------
