@@ -44,7 +44,8 @@ CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "
 ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + (
     "edge", "cut", "up", "key", "logp0", "slot_key", "slot_head", "slot_size", "item_next",
     "item_prev", "n_rules", "removed", "gone", "type_key", "type_logp0", "type_root", "frontier",
-    "order", "stack", "nodes", "region", "sym", "ov_key", "ov_count", "seen", "clock"))
+    "order", "stack", "nodes", "region", "sym", "ov_key", "ov_count", "bs_key", "bs_count",
+    "seen", "clock"))
 ScfgState.__doc__ = """State of the SCFG rule sampler: the forests (shared by copies), a tree in
 each and its cuts.
 
@@ -81,8 +82,9 @@ frontier, order, stack : int64[Z]   work: a rule's frontier nodes, their target 
 nodes : int64[Z]            work: the nodes below one (``below``)
 region : int64[Z]           work: the nodes of a site's merged rule (``block_candidates``)
 sym : int64[N, 2]           work: the symbols of the rule an inner node would root (``inner_symbols``)
+bs_key, bs_count : int64[Z]         work: an edge step's current rules, as negative counts
 seen : int64[N], clock : int64[1]   work: the nodes redrawn in one ``refresh_off_tree``
-ov_key, ov_count : int64[Z]         work: rules added on top of the index while eq. 9 scores an
+ov_key, ov_count : int64[2 Z]       work: rules added on top of the index while eq. 9 scores an
                             edge (N^{i−1})
 """
 
@@ -668,39 +670,81 @@ def overlay_count(state, m, key):
 
 
 @kernel
-def region_log_weight(state, n, r, inv_temp):
+def region_log_weight(state, n, r, inv_temp, base_m, lost):
     """β Σ_i log P(r_i | N^{i−1}) + Σ log deg(v) of eq. 9 for n's current edge: the rules the
     region would have (rooted at r, then at the cut nodes below n breadth first), drawn in turn
-    with the region's rules out of the index; the deg(v) of every node strictly below n
-    (untempered: it counts states, it is no part of the posterior).
+    given N, the index less the region's current rules (their ``lost`` occurrences held as
+    negative counts in bs_key, bs_count[:base_m]); the deg(v) of every node strictly below n
+    (untempered: it counts states, it is no part of the posterior). A cut node below n on the
+    current tree keeps its rule whatever n's edge (its rule lies below it): its key is read,
+    not recomputed; only r's rule and those of nodes coming onto the tree are named anew.
 
     Parameters
     ----------
-    state : ScfgState (the region out of the index; overlay used as work)
+    state : ScfgState (overlay ov_key, ov_count used as work)
     n, r : int
     inv_temp : float64
+    base_m, lost : int
 
     Returns
     -------
     float64
     """
+    for i in range(base_m):
+        state.ov_key[i], state.ov_count[i] = state.bs_key[i], state.bs_count[i]
+    m = base_m
     nodes = state.nodes
     k = below(state, n, nodes)
     key, log_p0 = rule_key(state, r, state.frontier, state.order, state.stack)
-    total = log_predictive(state, count_of(state, key), log_p0, 0)
-    m = overlay_add(state, 0, key)
+    total = log_predictive(state, count_of(state, key) + overlay_count(state, m, key), log_p0,
+                           -lost)
+    m = overlay_add(state, m, key)
     added = 1
     log_deg = 0.0
     for i in range(k):
         v = nodes[i]
         log_deg += np.log(state.edge_start[v + 1] - state.edge_start[v])
         if state.cut[v]:
-            key, log_p0 = rule_key(state, v, state.frontier, state.order, state.stack)
+            if state.up[v] >= 0:
+                key, log_p0 = state.key[v], state.logp0[v]
+            else:
+                key, log_p0 = rule_key(state, v, state.frontier, state.order, state.stack)
             total += log_predictive(state, count_of(state, key) + overlay_count(state, m, key),
-                                    log_p0, added)
+                                    log_p0, added - lost)
             m = overlay_add(state, m, key)
             added += 1
     return inv_temp * total + state.params[DEG_ON] * log_deg
+
+
+@inline
+def region_held(state, n, r):
+    """The region's current rules (rooted at r and at the cut nodes below n) as negative
+    counts in bs_key, bs_count; returns (their distinct keys, their number).
+
+    Parameters
+    ----------
+    state : ScfgState (bs_key, bs_count written)
+    n, r : int
+
+    Returns
+    -------
+    (int, int)
+    """
+    state.bs_key[0], state.bs_count[0] = state.key[r], -1
+    m, lost = 1, 1
+    k = below(state, n, state.nodes)
+    for i in range(k):
+        v = state.nodes[i]
+        if state.cut[v]:
+            lost += 1
+            j = 0
+            while j < m and state.bs_key[j] != state.key[v]:
+                j += 1
+            if j == m:
+                state.bs_key[m], state.bs_count[m] = state.key[v], 0
+                m += 1
+            state.bs_count[j] -= 1
+    return m, lost
 
 
 @kernel
@@ -765,21 +809,25 @@ def sample_edge(rng, state, n, inv_temp, w):
     """
     refresh_off_tree(rng, state, n)
     r = n if state.cut[n] else rule_root(state, n)
-    region_out(state, n, r)
-    detach(state, n)
+    base_m, lost = region_held(state, n, r)
     old = state.edge[n]
     deg = state.edge_start[n + 1] - state.edge_start[n]
     for e in range(deg):
         state.edge[n] = e
-        w[e] = region_log_weight(state, n, r, inv_temp)
-    state.edge[n] = draw_log_weights(rng, w, deg)
-    attach(state, n, state.up[n])
-    file_rule(state, r)
-    k = below(state, n, state.nodes)
-    for i in range(k):
-        if state.cut[state.nodes[i]]:
-            file_rule(state, state.nodes[i])
-    return state.edge[n] != old
+        w[e] = region_log_weight(state, n, r, inv_temp, base_m, lost)
+    new = draw_log_weights(rng, w, deg)
+    state.edge[n] = old
+    if new != old:  # most draws keep the edge: then nothing is written
+        region_out(state, n, r)
+        detach(state, n)
+        state.edge[n] = new
+        attach(state, n, state.up[n])
+        file_rule(state, r)
+        k = below(state, n, state.nodes)
+        for i in range(k):
+            if state.cut[state.nodes[i]]:
+                file_rule(state, state.nodes[i])
+    return new != old
 
 
 # --- the forest's structure (interface FOREST functions) ----------------------------------------

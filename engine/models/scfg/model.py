@@ -128,8 +128,9 @@ class ScfgModel:
             frontier=np.zeros(z, np.int64), region=np.zeros(z, np.int64),
             sym=np.zeros((n, 2), np.int64),
             order=np.zeros(z, np.int64), stack=np.zeros(2 * z, np.int64),
-            nodes=np.zeros(z, np.int64), ov_key=np.zeros(z, np.int64),
-            ov_count=np.zeros(z, np.int64), seen=np.zeros(n, np.int64),
+            nodes=np.zeros(z, np.int64), ov_key=np.zeros(2 * z, np.int64),
+            ov_count=np.zeros(2 * z, np.int64), bs_key=np.zeros(z, np.int64),
+            bs_count=np.zeros(z, np.int64), seen=np.zeros(n, np.int64),
             clock=np.zeros(1, np.int64))
         kernels.recount(state)
         return state
