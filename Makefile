@@ -27,7 +27,7 @@ run: $(VENV)/.runtime
 #   they wait on the page: the conformance suite again with Numba's bounds checking on, so a
 #   kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
 #   or corrupting memory; the rejuvenation moves (customers leaving and returning, tables
-#   closed and reopened) with it. It needs a compile cache of its own (kernels loaded from a
+#   closed and reopened) and the forests' kernels (tests/unit/test_scfg.py) with it. It needs a compile cache of its own (kernels loaded from a
 #   cache filled without bounds checking are not checked), filled by a warm-up of its own. The
 #   exact-enumeration chi-square tests are left out of it: they repeat the moves the invariant
 #   tests make, thousands of times over.
@@ -41,7 +41,7 @@ test: $(VENV)/.dev chromium
 	@echo "(the bounds-checked conformance run starts beside the tests: $(BOUNDSCHECK_LOG))"
 	@$(BOUNDSCHECK) nice -n 19 sh -c '$(BIN)/python -m engine warm && \
 		$(BIN)/python -m pytest -q -p no:cacheprovider tests/conformance \
-		tests/statistical/test_rejuvenation_exact.py \
+		tests/statistical/test_rejuvenation_exact.py tests/unit/test_scfg.py \
 		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior"' \
 		> $(BOUNDSCHECK_LOG) 2>&1 & checked=$$!; \
 	$(BIN)/python -m pytest tests/e2e; browser=$$?; \

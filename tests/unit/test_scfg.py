@@ -187,3 +187,16 @@ def test_one_stage_corrected_matches_the_exact_posterior_and_plain_one_stage_doe
                                    stages=moves.ONE_STAGE_MH)) > 1e-3
     assert fit(model, sampled_rows(model, 8000, 3, seed=23, typed=True,
                                    stages=moves.ONE_STAGE)) < 1e-6
+
+
+def test_a_rules_key_is_its_strings_whichever_side_is_longer():
+    """Keys come from prefix hashes and powers of the hash base: a target side longer than
+    every source sentence must hash right too (the powers once stopped at the longest source
+    sentence and read past their end)."""
+    from datasets.aligned import read
+    from engine.models.scfg.model import ScfgModel
+    model = ScfgModel(read("a ||| x y z w v ||| 0-0 0-4\na ||| x y z w v ||| 0-0 0-4\n"
+                           "b ||| v ||| 0-0\n"))
+    state = model.new_state(make_rng(0))
+    # the two copies of the pair are one rule: the same key, counted twice
+    assert sorted(state.slot_size[state.slot_key >= 0]) == [1, 2]

@@ -64,8 +64,9 @@ class ScfgModel:
         node_site = np.full(offsets[-1], -1, dtype=np.int64)
         site_node = np.setdiff1d(np.arange(offsets[-1]), pair_root)
         node_site[site_node] = np.arange(len(site_node))
-        f_start, f_prefix, power = self._prefixes(self.corpus.source)
-        e_start, e_prefix, _ = self._prefixes(self.corpus.target)
+        f_start, f_prefix = self._prefixes(self.corpus.source)
+        e_start, e_prefix = self._prefixes(self.corpus.target)
+        power = self._powers(max(len(s) for s in self.corpus.source + self.corpus.target))
         return dict(
             pair_root=pair_root.astype(np.int64), node_pair=node_pair.astype(np.int64),
             span=np.array(span, dtype=np.int64).reshape(-1, 4),
@@ -79,28 +80,28 @@ class ScfgModel:
 
     @staticmethod
     def _prefixes(sentences):
-        """(start of each sentence's prefix hashes, the hashes, the powers) of one side, its
-        words coded by first appearance plus kernels.WORD_CODE."""
+        """(start of each sentence's prefix hashes, the hashes) of one side, its words coded by
+        first appearance plus kernels.WORD_CODE; each sentence's hashes start from 0."""
         codes = {}
-        words = [codes.setdefault(w, len(codes)) + kernels.WORD_CODE
-                 for sentence in sentences for w in sentence]
+        chars = np.array([codes.setdefault(w, len(codes)) + kernels.WORD_CODE
+                          for sentence in sentences for w in sentence], dtype=np.int32)
         lengths = np.array([len(s) for s in sentences], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
         prefix = np.zeros(int((lengths + 1).sum()), dtype=np.uint64)
-        longest = int(lengths.max()) + 1
-        power = np.zeros(longest, dtype=np.uint64)
-        chars = np.array(words, dtype=np.int32)
         at = 0
         for start, length in zip(starts, lengths):
-            # each sentence's own prefix hashes, from 0 at its start
-            one_prefix = np.zeros(length + 1, dtype=np.uint64)
-            one_power = np.zeros(length + 1, dtype=np.uint64)
-            fill_prefix_hashes(chars[at:at + length] - 1, one_prefix, one_power)
-            prefix[start:start + length + 1] = one_prefix
-            if length + 1 == longest:
-                power[:] = one_power
+            power = np.zeros(length + 1, dtype=np.uint64)
+            fill_prefix_hashes(chars[at:at + length] - 1, prefix[start:start + length + 1],
+                               power)
             at += length
-        return starts, prefix, power
+        return starts, prefix
+
+    @staticmethod
+    def _powers(longest):
+        """HASH_BASE^i for i = 0 … longest (the words of the longest sentence on either side)."""
+        prefix, power = np.zeros(longest + 1, np.uint64), np.zeros(longest + 1, np.uint64)
+        fill_prefix_hashes(np.zeros(longest, np.int32), prefix, power)
+        return power
 
     # --- states ---------------------------------------------------------------------------------
     def new_state(self, rng, eta=1.0):
