@@ -23,8 +23,10 @@ run: $(VENV)/.runtime
 #   (--dist worksteal): with xdist's default (load), tests once sent stay where they went, and
 #   one worker was left with the slow ones (1,065 s of tests against 323 s and 682 s, the
 #   others idle; stealing: 793, 798 and 804 s);
-# - and beside both, at the lowest priority, on the cycles the browser tests leave idle while
-#   they wait on the page: the conformance suite again with Numba's bounds checking on, so a
+# - and beside the latter, at the lowest priority (it starts once the browser tests are done:
+#   beside them, its compiling slowed Pause past a tick, 870 and 1,063 ms against ≤ 800, while
+#   the other tests wait on pages more than they compute): the conformance suite again with
+#   Numba's bounds checking on, so a
 #   kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
 #   or corrupting memory; the rejuvenation moves (customers leaving and returning, tables
 #   closed and reopened) and the forests' kernels (tests/unit/test_scfg.py) with it. It needs a compile cache of its own (kernels loaded from a
@@ -38,13 +40,13 @@ BOUNDSCHECK_LOG := test-artifacts/boundscheck.log
 test: $(VENV)/.dev chromium
 	$(BIN)/python -m engine warm
 	@mkdir -p test-artifacts
-	@echo "(the bounds-checked conformance run starts beside the tests: $(BOUNDSCHECK_LOG))"
-	@$(BOUNDSCHECK) nice -n 19 sh -c '$(BIN)/python -m engine warm && \
+	@$(BIN)/python -m pytest tests/e2e; browser=$$?; \
+	echo "(the bounds-checked conformance run starts beside the other tests: $(BOUNDSCHECK_LOG))"; \
+	$(BOUNDSCHECK) nice -n 19 sh -c '$(BIN)/python -m engine warm && \
 		$(BIN)/python -m pytest -q -p no:cacheprovider tests/conformance \
 		tests/statistical/test_rejuvenation_exact.py tests/unit/test_scfg.py \
 		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior"' \
 		> $(BOUNDSCHECK_LOG) 2>&1 & checked=$$!; \
-	$(BIN)/python -m pytest tests/e2e; browser=$$?; \
 	$(BIN)/python -m pytest -n 3 --dist worksteal --ignore=tests/e2e; rest=$$?; \
 	wait $$checked; bounds=$$?; \
 	echo "== the conformance suite with bounds checking (exit status $$bounds):"; \

@@ -68,7 +68,7 @@ def test_running_counts_equal_counts_rebuilt_after_many_moves():
     state = model.new_state(make_rng(3))
     sweepers = [Sweeper(model), Sweeper(model, typed=True)]
     rng = make_rng(4)
-    for i in range(300):
+    for i in range(120):
         sweepers[i % 2].sweep(rng, state)
         rebuilt = model.rebuilt_state(state)
         assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-9)
