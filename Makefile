@@ -23,16 +23,16 @@ run: $(VENV)/.runtime
 #   (--dist worksteal): with xdist's default (load), tests once sent stay where they went, and
 #   one worker was left with the slow ones (1,065 s of tests against 323 s and 682 s, the
 #   others idle; stealing: 793, 798 and 804 s);
-# - and beside the latter, at the lowest priority, once the browser tests are done (beside
-#   them its compiling slowed Pause past a tick: 870 and 1,063 ms against ≤ 800), on the
-#   cycles the other tests leave idle while they wait on pages: the conformance suite again
-#   with Numba's bounds checking on, so a kernel's out-of-bounds read or write fails a test
-#   (IndexError) instead of silently reading or corrupting memory; the rejuvenation moves
-#   (customers leaving and returning, tables closed and reopened) and the forests' kernels
-#   (tests/unit/test_scfg.py) with it. It needs a compile cache of its own (kernels loaded
-#   from a cache filled without bounds checking are not checked), filled by a warm-up of its
-#   own. The exact-enumeration chi-square tests are left out of it: they repeat the moves the
-#   invariant tests make, thousands of times over.
+# - and beside both, at the lowest priority, on the cycles the browser tests leave idle while
+#   they wait on the page: the conformance suite again with Numba's bounds checking on, so a
+#   kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
+#   or corrupting memory; the rejuvenation moves (customers leaving and returning, tables
+#   closed and reopened) and the forests' kernels (tests/unit/test_scfg.py) with it. It needs
+#   a compile cache of its own (kernels loaded from a cache filled without bounds checking are
+#   not checked), filled by a warm-up of its own. The exact-enumeration chi-square tests are
+#   left out of it: they repeat the moves the invariant tests make, thousands of times over.
+#   (Started after the browser tests instead, it slowed the others more — a chain pool not
+#   ready in 120 s — and Pause in the browser tests was no faster: measured, not kept.)
 # make test fails if any of the three fails; the bounds-checked run's report comes last.
 BOUNDSCHECK := NUMBA_BOUNDSCHECK=1 TYPEBLOCKS_CACHE_ROOT=.numba-cache-boundscheck
 BOUNDSCHECK_LOG := test-artifacts/boundscheck.log
@@ -40,13 +40,13 @@ BOUNDSCHECK_LOG := test-artifacts/boundscheck.log
 test: $(VENV)/.dev chromium
 	$(BIN)/python -m engine warm
 	@mkdir -p test-artifacts
-	@$(BIN)/python -m pytest tests/e2e; browser=$$?; \
-	echo "(the bounds-checked conformance run starts beside the other tests: $(BOUNDSCHECK_LOG))"; \
-	$(BOUNDSCHECK) nice -n 19 sh -c '$(BIN)/python -m engine warm && \
+	@echo "(the bounds-checked conformance run starts beside the tests: $(BOUNDSCHECK_LOG))"
+	@$(BOUNDSCHECK) nice -n 19 sh -c '$(BIN)/python -m engine warm && \
 		$(BIN)/python -m pytest -q -p no:cacheprovider tests/conformance \
 		tests/statistical/test_rejuvenation_exact.py tests/unit/test_scfg.py \
 		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior"' \
 		> $(BOUNDSCHECK_LOG) 2>&1 & checked=$$!; \
+	$(BIN)/python -m pytest tests/e2e; browser=$$?; \
 	$(BIN)/python -m pytest -n 3 --dist worksteal --ignore=tests/e2e; rest=$$?; \
 	wait $$checked; bounds=$$?; \
 	echo "== the conformance suite with bounds checking (exit status $$bounds):"; \
