@@ -1,6 +1,7 @@
 """One chain at a time: ``run`` (a chain's trace, samples and final analysis), ``score`` (an
 analysis's log-probability and measures), ``bench`` (a sampler's sweep times) and ``warm``
 (every kernel compiled or loaded, as ``make run`` does first)."""
+import contextlib
 import json
 import os
 import sys
@@ -61,16 +62,22 @@ def run_chain(args):
     model = load_model(model_class, args)
     chain = Run(model, args.sampler, args.seed, init=initialisation(model_class, args),
                 total_sweeps=max(args.sweeps, 1), skip=not args.no_skip)
-    with open_or_none(args.samples) as samples:
-        for _ in chain.advance(args.sweeps):
-            if samples:
-                samples.write(" ".join(map(str, model.values(chain.state))) + "\n")
-    write_trace(chain.trace_frame(), args.trace)
     written = {args.output: model.write_analysis} if args.output else {}
+    per_sweep = {}
     for output in model.outputs:
         path = getattr(args, output.flag.lstrip("-").replace("-", "_"))
         if path:
-            written[path] = getattr(model, output.method)
+            (per_sweep if output.every_sweep else written)[path] = getattr(model, output.method)
+    with open_or_none(args.samples) as samples, \
+            contextlib.ExitStack() as files:
+        every = {files.enter_context(open(path, "w", encoding="utf-8")): write
+                 for path, write in per_sweep.items()}
+        for sweep, _ in enumerate(chain.advance(args.sweeps), 1):
+            if samples:
+                samples.write(" ".join(map(str, model.values(chain.state))) + "\n")
+            for out, write in every.items():
+                out.write(f"# sweep {sweep}\n{write(chain.state)}")
+    write_trace(chain.trace_frame(), args.trace)
     for path, write in written.items():
         with open(path, "w", encoding="utf-8") as out:
             out.write(write(chain.state))

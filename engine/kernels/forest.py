@@ -59,6 +59,8 @@ def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, stages, 
     totals[LAST_SITE] = -1
     scaled = False
     u, head, tail = cursor[SENTENCE], cursor[HEAD], cursor[TAIL]
+    if tail > 0:
+        tail = resumed_queue(state, u, head, queue)
     while u < n_sentences(state) and totals[MOVES] < max_moves:
         if tail == 0:
             queue[0] = sentence_root(state, u)
@@ -88,6 +90,36 @@ def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, stages, 
             u, head, tail = u + 1, 0, 0
     cursor[SENTENCE], cursor[HEAD], cursor[TAIL] = u, head, tail
     return scaled
+
+
+@kernel
+def resumed_queue(state, u, head, queue):
+    """The queue of sentence u's walk after its first ``head`` nodes, rebuilt from the tree as
+    it stands; returns its tail. Between two calls of a walk another sampler may have moved the
+    tree (the pages and the conformance suite interleave samplers' moves), so the queue kept
+    from the last call may hold nodes no longer on it (and overrun its buffer). Rebuilt from
+    the first ``head`` places of the tree's breadth-first order as it stands, the walk goes on
+    at place ``head``; which node stands there depends only on the edges of the nodes before
+    it, so the step there is still a Gibbs update. Without such moves it is the queue kept.
+
+    Parameters
+    ----------
+    state : model state implementing the FOREST functions
+    u : int
+    head : int
+        The nodes of the sentence visited so far (≥ 1).
+    queue : int64[≥ the most nodes of one tree]
+        Output.
+
+    Returns
+    -------
+    int
+    """
+    queue[0] = sentence_root(state, u)
+    tail = 1
+    for i in range(head):
+        tail += tree_children(state, queue[i], queue[tail:])
+    return tail
 
 
 @kernel

@@ -70,11 +70,14 @@ class Output:
     flag : the command-line flag (``--fragments``)
     help : one line for --help
     method : the name of the model's method ``(state) -> str`` that writes the file's text
+    every_sweep : whether the file gets the text after every sweep, each after a line
+        ``# sweep k`` (the forests' rules per iteration), rather than once at the end
     """
 
     flag: str
     help: str
     method: str
+    every_sweep: bool = False
 
 
 class SiteView(NamedTuple):

@@ -35,6 +35,9 @@ class Case:
     log_marginal(model, values) : the model's own log-probability of an analysis, which the
         exact posterior must equal up to a constant: ``loglik`` by default; for a model whose
         analyses carry seats, its exact sum over them
+    site_values(model, values) : (the sites whose value ``model.values`` writes, those values):
+        every site's, in site order, by default; a model of forests writes a site only while
+        its node is on the tree (−1 off it), and each node's edge after the sites
     """
 
     model: type
@@ -51,3 +54,4 @@ class Case:
     reseats: bool = False
     particles: tuple = None
     log_marginal: Callable = lambda model, values: model.loglik(model.state_from_values(values))
+    site_values: Callable = lambda model, values: (np.arange(model.n_sites), values)

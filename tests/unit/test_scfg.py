@@ -114,7 +114,7 @@ def test_without_deg_the_edge_sampler_is_wrong():
     """Peng & Gildea's eq. 9 weighs an edge by ∏ deg(v): the chain keeps stale edges off the
     tree, and a tree whose nodes have more edges has more such completions. Without it the
     four-word monotone pair's root takes its middle edge a third of the time, not a fifth."""
-    model = monotone_model(deg=False)
+    model = monotone_model(no_deg=True)
     assert fit(model, sampled_rows(model, 6000, THIN_MONOTONE, seed=12)) < 1e-6
 
 

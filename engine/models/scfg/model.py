@@ -2,19 +2,33 @@
 sentence pairs, each pair's forest (``forest.py``) packed into the flat arrays of
 ``kernels.ScfgState``; the chain picks a tree in every forest and cuts it into composed rules,
 each drawn from G ~ DP(α, P₀) with P₀(r) = V_f^−|r_f| V_e^−|r_e| (eqs. 2–4).
+
+A rule is written as Hiero writes it: ``我 [X,1] 有 [X,2] ||| have a [X,2] with [X,1]``, its
+nonterminals numbered in source order. An analysis file gives each pair's tree in brackets of
+phrase pairs, ``(0-6/0-7 (0-1/0-1*) (1-6/1-7 …))``: a node's source and target spans (0-based,
+end excluded), a ``*`` where it roots a rule.
 """
 import math
+import re
+from collections import Counter
 
 import numpy as np
 
+from datasets import aligned
 from datasets.aligned import AlignedCorpus
+from datasets.errors import CorpusError
 from engine.core import hash_table
 from engine.core.state import clone
 from engine.core.word_hash import fill_prefix_hashes
+from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Output,
+                                    Presentation, SiteView)
+from engine.models.registry import register
 from engine.models.scfg import kernels
 from engine.models.scfg.forest import forest
 
 ALPHA = 5.0  # §5.1: α = 5 for every rule size, DP and Pitman-Yor alike
+CUT_MARK = "*"
+_NODE = re.compile(r"\((\d+)-(\d+)/(\d+)-(\d+)(\*?)")
 
 
 def log_rising(log_a, k):
@@ -25,7 +39,8 @@ def log_rising(log_a, k):
     return log_a + math.lgamma(a + k) - math.lgamma(1.0 + a)
 
 
-class ScfgModel:
+@register
+class ScfgModel(ModelBase):
     """Word-aligned pairs under the DP over composed SCFG rules.
 
     Parameters
@@ -33,21 +48,75 @@ class ScfgModel:
     corpus : datasets.aligned.AlignedCorpus
     alpha : float
         α, the DP's concentration.
-    deg : bool
-        Whether eq. 9 weighs an edge by ∏ deg(v) over the subtree it switches on (False: the
-        sampler without it, which the lesson shows is wrong).
+    no_deg : bool
+        Leave ∏ deg(v) over the subtree an edge switches on out of eq. 9: the sampler without
+        it, which the lesson shows is wrong.
     """
 
-    def __init__(self, corpus: AlignedCorpus, alpha=ALPHA, deg=True):
+    name = "scfg"
+    aliases = ("forests", "peng-gildea")
+    roles = (ChainModel, Presentation, CorpusModel)
+    label = "SCFG rules from forests"
+    summary = ("Peng & Gildea's model: word-aligned sentence pairs, each with its forest of "
+               "phrase-pair trees; the chain picks a tree and cuts it into composed SCFG rules, "
+               "each drawn from a Dirichlet process; a site is a forest node, b = 1 cuts it.")
+    samplers = ("token", "type", "greedy", "type-anneal", "one-stage", "one-stage-mh")
+    options = (
+        Option("alpha", "--alpha", float, ALPHA, "α, the rules' DP concentration", 1e-6, 1e9),
+        Option("no_deg", "--no-deg", bool, False,
+               "leave the ∏ deg(v) factor out of the edge step (eq. 9): a wrong sampler, to "
+               "see why it is there"),
+        Option("alignments", "--alignments", str, None,
+               "the alignments in Pharaoh format, a line per pair (default: each line of "
+               "--data carries its links as a third field)", reads=True),
+    )
+    outputs = (Output("--rules", "file for the rules in use after every sweep, in Hiero's "
+                      "format ([X] ||| source ||| target ||| count), each sweep after a "
+                      "'# sweep k' line", "write_rules", every_sweep=True),)
+    needs_data = True
+    display = "aligned"  # its kind of data (datasets/aligned.py, ui/kinds/aligned.py)
+    trace_labels = {"rules": "rules in use", "rule_types": "distinct rules",
+                    "mean_size": "mean rule size (phrase pairs)"}
+    loglik_label = "log p(rules)"
+    order = 4
+    state_class = kernels.ScfgState
+    kernel_modules = (kernels,)
+
+    @classmethod
+    def build(cls, path=None, alignments=None, **options):
+        """The model of a file of pairs (its alignments beside it, or as each line's third
+        field), or of the built-in pairs when path is None."""
+        if path is None:
+            if alignments is not None:
+                raise ValueError("--alignments needs --data: the pairs they align")
+            return cls.from_corpus(aligned.builtin(), **options)
+        return cls.from_corpus(aligned.read_files(path, alignments), **options)
+
+    @classmethod
+    def from_corpus(cls, corpus, alpha=ALPHA, no_deg=False):
+        model = cls(corpus, alpha=alpha, no_deg=no_deg)
+        if model.n_sites == 0:
+            raise ValueError("no pair has a phrase pair inside it: there is no rule to choose "
+                             "(do the pairs have links?)")
+        return model
+
+    @classmethod
+    def tiny(cls):
+        return cls(aligned.read("a b c ||| x y z ||| 0-0 1-1 2-2\n" * 2 + aligned.EXAMPLE))
+
+    def __init__(self, corpus: AlignedCorpus, alpha=ALPHA, no_deg=False):
+        if not (math.isfinite(alpha) and alpha > 0):
+            raise ValueError(f"α must be a positive number (got {alpha})")
         self.corpus = corpus
-        self.alpha = alpha
+        self.alpha = float(alpha)
         self.forests = [forest(len(f), len(e), links)
                         for f, e, links in zip(corpus.source, corpus.target, corpus.links)]
         self.v_f = len({w for words in corpus.source for w in words})
         self.v_e = len({w for words in corpus.target for w in words})
-        self.arrays = self._pack(deg)
+        self.arrays = self._pack(not no_deg)
         self.n_sites = len(self.arrays["site_node"])
         self.n_nodes = len(self.arrays["node_pair"])
+        self.pair_start = np.concatenate([[0], self.arrays["pair_root"] + 1])
 
     def _pack(self, deg):
         """The corpus part of the state (``kernels.CORPUS_FIELDS``)."""
@@ -104,9 +173,12 @@ class ScfgModel:
         return power
 
     # --- states ---------------------------------------------------------------------------------
-    def new_state(self, rng, eta=1.0):
+    def new_state(self, rng, eta=None):
         """A start as the paper's (§5.1): an incoming edge per node uniformly at random, and each
-        node cut with probability η (1: every node cut, the paper's start)."""
+        node cut with probability η (default 1: every node cut, the paper's start)."""
+        eta = 1.0 if eta is None else float(eta)
+        if not 0.0 <= eta <= 1.0:
+            raise ValueError(f"η must be in [0, 1] (got {eta})")
         deg = np.diff(self.arrays["edge_start"])
         edge = np.floor(rng.random(self.n_nodes) * deg).astype(np.int64)
         cut = (rng.random(self.n_nodes) < eta).astype(np.uint8)
@@ -175,3 +247,215 @@ class ScfgModel:
         """log p(rules) from scratch: the trees and the index rebuilt from the edges and cuts."""
         return self.loglik_running(self.rebuilt_state(state))
 
+
+    def counts(self, state):
+        """The rule index in a canonical form: each rule's key with its count, and the nodes
+        rooting its occurrences (sorted), and n."""
+        live = np.flatnonzero(state.slot_key != hash_table.EMPTY)
+        order = np.argsort(state.slot_key[live], kind="stable")
+        members = {}
+        for slot in live[order]:
+            items, item = [], int(state.slot_head[slot])
+            while item >= 0:
+                items.append(item)
+                item = int(state.item_next[item])
+            members[int(state.slot_key[slot])] = sorted(items)
+        return {"rules": np.stack([state.slot_key[live][order], state.slot_size[live][order]]),
+                "members": members, "n_rules": int(state.n_rules[0])}
+
+    def measures(self, state):
+        """No gold rules to score against ({}): the paper measures BLEU of a translation
+        system built on the rules, which the lab does not build."""
+        return {}
+
+    def scalars(self, state):
+        rules = int(state.n_rules[0])
+        in_tree = int((state.up >= 0).sum()) + len(self.forests)
+        return {"rules": rules,
+                "rule_types": int((state.slot_key != hash_table.EMPTY).sum()),
+                "mean_size": in_tree / rules}
+
+    # --- rules as text --------------------------------------------------------------------------
+    def on_tree(self, state):
+        """bool[N]: whether each node is on its pair's current tree."""
+        on = state.up >= 0
+        on[self.arrays["pair_root"]] = True
+        return on
+
+    def children(self, state, n):
+        """The tails of node n's current edge (its children on the tree), in source order."""
+        e = int(self.arrays["edge_start"][n] + state.edge[n])
+        start, end = self.arrays["tail_start"][e], self.arrays["tail_start"][e + 1]
+        return [int(t) for t in self.arrays["tails"][start:end]]
+
+    def frontier(self, state, r, cut_at=-1, expand_at=-1):
+        """The frontier nodes of the rule rooted at node r (source order), the cuts as they
+        stand except that ``cut_at`` counts as cut and ``expand_at`` as not."""
+        found, stack = [], self.children(state, r)[::-1]
+        while stack:
+            n = stack.pop()
+            if n == cut_at or (state.cut[n] and n != expand_at):
+                found.append(n)
+            else:
+                stack += self.children(state, n)[::-1]
+        return sorted(found, key=lambda n: self.arrays["span"][n, 0])
+
+    def rule_text(self, state, r, cut_at=-1, expand_at=-1):
+        """The rule rooted at node r as Hiero writes it, ``source ||| target`` (nonterminals
+        [X,k] numbered in source order), the cuts as ``frontier`` takes them."""
+        pair = int(self.arrays["node_pair"][r])
+        span = self.arrays["span"]
+        frontier = self.frontier(state, r, cut_at, expand_at)
+        sides = []
+        for side, words in ((0, self.corpus.source[pair]), (1, self.corpus.target[pair])):
+            holes = {int(span[n, 2 * side]): (int(span[n, 2 * side + 1]), k)
+                     for k, n in enumerate(frontier, 1)}
+            out, i = [], int(span[r, 2 * side])
+            while i < span[r, 2 * side + 1]:
+                if i in holes:
+                    i, k = holes[i]
+                    out.append(f"[X,{k}]")
+                else:
+                    out.append(words[i])
+                    i += 1
+            sides.append(" ".join(out))
+        return f"{sides[0]} ||| {sides[1]}"
+
+    def rule_roots(self, state, pair):
+        """The nodes of ``pair`` that root a rule on its current tree, root first."""
+        lo, hi = self.pair_start[pair], self.pair_start[pair + 1]
+        on = self.on_tree(state)[lo:hi] & (state.cut[lo:hi] == 1)
+        return [int(n) for n in (lo + np.flatnonzero(on))[::-1]]
+
+    def rule_counts(self, state):
+        """Counter of the rules in use, as ``rule_text`` writes them, recounted from the trees."""
+        return Counter(self.rule_text(state, r) for pair in range(len(self.forests))
+                       for r in self.rule_roots(state, pair))
+
+    def write_rules(self, state):
+        """The rules in use in Hiero's format, ``[X] ||| source ||| target ||| count``, most
+        used first."""
+        ranked = sorted(self.rule_counts(state).items(), key=lambda item: (-item[1], item[0]))
+        return "".join(f"[X] ||| {rule} ||| {count}\n" for rule, count in ranked)
+
+    # --- sites on the pages ---------------------------------------------------------------------
+    def site_place(self, s):
+        """(pair, the node's number within its pair's forest) of site s."""
+        node = int(self.arrays["site_node"][s])
+        pair = int(self.arrays["node_pair"][node])
+        return pair, node - int(self.pair_start[pair])
+
+    def site_type(self, state, s):
+        """Site s's type as rule texts (r₁ merged, r₂ above, r₃ below), or None off the tree."""
+        n = int(self.arrays["site_node"][s])
+        if state.up[n] < 0:
+            return None
+        r = int(state.up[n])
+        while not state.cut[r]:
+            r = int(state.up[r])
+        return (self.rule_text(state, r, expand_at=n), self.rule_text(state, r, cut_at=n),
+                self.rule_text(state, n, expand_at=-1))
+
+    def describe_site(self, state, s):
+        """The type: the merged rule r₁ against the upper r₂ and lower r₃."""
+        names = ("inside the rule above (r₁)", "a rule's root (r₂ + r₃)")
+        rules = self.site_type(state, s)
+        if rules is None:
+            return SiteView("off the current tree (its node is in no rule)", names)
+        return SiteView(f"{rules[0]}  ·  {rules[1]}  +  {rules[2]}", names)
+
+    # --- analysis files -------------------------------------------------------------------------
+    def tree_text(self, state, pair):
+        """Pair ``pair``'s tree in brackets of phrase pairs, a ``*`` at each rule's root below
+        the top."""
+        fo = self.forests[pair]
+
+        def text(n, top):
+            local = n - int(self.pair_start[pair])
+            spans = f"{fo.f_lo[local]}-{fo.f_hi[local]}/{fo.e_lo[local]}-{fo.e_hi[local]}"
+            mark = CUT_MARK if state.cut[n] and not top else ""
+            inner = "".join(" " + text(c, False) for c in self.children(state, n))
+            return f"({spans}{mark}{inner})"
+
+        return text(int(self.arrays["pair_root"][pair]), True)
+
+    def write_analysis(self, state):
+        """One line per pair: its tree in brackets of phrase pairs, ``(f_lo-f_hi/e_lo-e_hi``
+        then the node's children, ``*`` marking a node that roots a rule."""
+        return "".join(self.tree_text(state, p) + "\n" for p in range(len(self.forests)))
+
+    def read_analysis(self, path):
+        """The state of an analysis file ``write_analysis`` wrote for these pairs."""
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+        if len(lines) != len(self.forests):
+            raise CorpusError(f"{path} has {len(lines):,} lines; the corpus has "
+                              f"{len(self.forests):,} pairs")
+        edge = np.zeros(self.n_nodes, np.int64)
+        cut = np.ones(self.n_nodes, np.uint8)
+        for pair, line in enumerate(lines):
+            self._read_tree(pair, line, edge, cut)
+        return self._state(edge, cut)
+
+    def _read_tree(self, pair, line, edge, cut):
+        """Set ``edge`` and ``cut`` of pair's nodes from one line of an analysis file."""
+        fo, base = self.forests[pair], int(self.pair_start[pair])
+        nodes = {(fo.f_lo[n], fo.f_hi[n], fo.e_lo[n], fo.e_hi[n]): n for n in range(fo.n_nodes)}
+        stack, position = [], 0
+        for match in re.finditer(r"\(([^()\s]*)|\)", line):
+            if match.group(0) == ")":
+                n, kids = stack.pop()
+                self._choose_edge(fo, n, kids, pair, edge, base)
+                continue
+            node = _NODE.fullmatch(match.group(0))
+            span = node and tuple(int(node.group(i)) for i in range(1, 5))
+            if span not in nodes:
+                raise CorpusError(f"{match.group(1)!r} is not a phrase pair of pair "
+                                  f"{pair + 1}'s forest", line=pair + 1)
+            n = nodes[span]
+            cut[base + n] = 1 if not stack or node.group(5) else 0
+            if stack:
+                stack[-1][1].append(n)
+            elif position:
+                raise CorpusError("more than one tree on the line", line=pair + 1)
+            stack.append((n, []))
+            position += 1
+        if stack or not position:
+            raise CorpusError("the brackets do not close" if stack else "no tree",
+                              line=pair + 1)
+
+    def _choose_edge(self, fo, n, kids, pair, edge, base):
+        """Set node n's edge to the one whose tails are ``kids``."""
+        for e in range(fo.deg(n)):
+            if sorted(fo.edges(n)[e]) == sorted(kids):
+                edge[base + n] = e
+                return
+        raise CorpusError(f"node {fo.f_lo[n]}-{fo.f_hi[n]}/{fo.e_lo[n]}-{fo.e_hi[n]} has no "
+                          "hyperedge to those children", line=pair + 1)
+
+    def formulas(self):
+        """The model (eqs. 2–4) and the two steps TOKEN takes (eqs. 8–9), with this corpus's
+        numbers."""
+        return (
+            ("markdown", "Each composed rule r = (r_f, r_e) is drawn from a Dirichlet process: "
+                         "after n rules, of which N(r) are r, the next is r with probability "
+                         "(eqs. 2 and 4)"),
+            ("latex", r"P(r \mid N) = \frac{N(r) + \alpha P_0(r)}{n + \alpha},\qquad "
+                      r"P_0(r) = V_f^{-|r_f|}\, V_e^{-|r_e|}"),
+            ("markdown", f"where |r_f| counts the source side's words and nonterminals. Here "
+                         f"α = {self.alpha:g}, V_f = {self.v_f:,} and V_e = {self.v_e:,} "
+                         "words. **TOKEN** (Algorithm 1) walks each pair's tree from its "
+                         "root; at each node n it first draws n's incoming hyperedge, each "
+                         "weighed by the rules it would switch on (eq. 9) and by the in-degree "
+                         "of every node below n it brings onto the tree:"),
+            ("latex", r"P(e_n = e \mid N) \propto \prod_{i=1}^{m} P(r_i \mid N^{i-1})"
+                      r"\prod_{v \in \tau(e) \cap \mathrm{in}(n)} \deg(v)"),
+            ("markdown", "then whether n is cut (eq. 8): merged into the rule r₁ above it, or "
+                         "cut into the upper rule r₂ and the rule r₃ rooted at n, with N′ = N + "
+                         "r₂:"),
+            ("latex", r"P(z_n = 0) \propto P(r_1 \mid N),\qquad "
+                      r"P(z_n = 1) \propto P(r_2 \mid N)\,P(r_3 \mid N')"),
+            ("markdown", "**TYPE** (Algorithm 2) gathers the nodes of the same type "
+                         "(r₁, r₂, r₃) whose rules share no node, and draws how many m of them "
+                         "are cut, p(m) ∝ C(n, m) g(m) (eqs. 10–11)."),
+        )

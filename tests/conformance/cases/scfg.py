@@ -4,11 +4,13 @@ drawing them one after another, (N(r) + α P₀(r)) / (n + α) (eqs. 2–4)."""
 import itertools
 import math
 from collections import Counter
+from functools import cache
 
 import numpy as np
 
 from datasets.aligned import read
 from engine.models.scfg.model import ScfgModel
+from tests.conformance.case import Case
 from tests.statistical.exact import normalised
 
 TINY = ("a b c ||| x y z ||| 0-0 1-1 2-2\n"
@@ -137,3 +139,28 @@ def exact(model, power=1.0):
     every = analyses(model)
     log_ps = [log_p(model, rules) for rules, _ in every]
     return np.array([v for _, v in every]), normalised(log_ps, power), np.array(log_ps)
+
+
+@cache
+def tiny_exact():
+    """(values of every analysis of the tiny model, {values: row})."""
+    rows = exact(tiny_model())[0]
+    return rows, {tuple(r): i for i, r in enumerate(rows)}
+
+
+def written_sites(model, values):
+    """The sites on their trees (values ≥ 0 among the first n_sites) and their cuts."""
+    sites = np.flatnonzero(values[:model.n_sites] >= 0)
+    return sites, values[sites]
+
+
+CASE = Case(
+    ScfgModel,
+    tiny=tiny_model,
+    exact_p=cache(lambda power=1.0: exact(tiny_model(), power)[1]),
+    analyses=lambda: tiny_exact()[0],
+    row=lambda values: tiny_exact()[1][tuple(values)],
+    large=large_model,
+    site_values=written_sites,
+    # test_scfg.py's chains pass thinned every 2 sweeps on this corpus (TOKEN p = 0.4, TYPE 0.3)
+    thin=3)
