@@ -21,6 +21,7 @@ st.navigation([
     st.Page("pages/hmm_estimators.py", title="HMM estimators", icon=":material/compare_arrows:"),
     st.Page("pages/restaurants.py", title="Restaurants", icon=":material/restaurant:"),
     st.Page("pages/tree_fragments.py", title="Tree fragments", icon=":material/account_tree:"),
+    st.Page("pages/forests.py", title="Tree fragments from forests", icon=":material/lan:"),
     st.Page("pages/particle_filter.py", title="Particle filter", icon=":material/scatter_plot:"),
     st.Page("pages/sampler_race.py", title="Sampler race", icon=":material/monitoring:"),
     st.Page("pages/side_by_side.py", title="Side by side", icon=":material/splitscreen:"),

@@ -94,6 +94,17 @@ LESSONS = (
            "per nonterminal, and held-out sentences parsed by the sampled grammar beside the "
            "PCFG baselines.",
            ("Word segmentation", "Restaurants")),
+    Lesson("pages/forests.py", "Tree fragments from forests", ":material/lan:",
+           "Carry types and blocks over to structure that is itself uncertain: from word-aligned "
+           "sentence pairs, a sampler picks a tree in each pair's forest and cuts it into SCFG "
+           "rules, and TYPE makes a composed rule everywhere in one move.",
+           "Peng & Gildea's SCFG rule sampler on word-aligned sentence pairs (built in, or "
+           "yours): each pair drawn as its alignment grid with its phrase pairs boxed (Fig. 1) "
+           "and as its forest with the current tree and its cuts (Fig. 2); TOKEN, TYPE, "
+           "TYPE-greedy, TYPE-anneal and the one-stage draw, as the paper has it and corrected, "
+           "race from the same start, with log p(rules) against engine time and passes (Fig. "
+           "4), and the rules learned, in Hiero's format.",
+           ("Tree fragments",)),
     Lesson("pages/particle_filter.py", "Particle filter", ":material/scatter_plot:",
            "Learn segmentation online: watch weights degenerate, resampling merge the "
            "genealogy, Ẑ estimate the corpus's probability, and rejuvenation repair early "

@@ -8,6 +8,7 @@ import streamlit as st
 
 from datasets.aligned import ALIGNED, AlignedCorpus, SEPARATOR
 from ui.corpus_choice import CorpusPicker, builtin, upload
+from ui.forest_svg import PairView
 from ui.kinds.registry import View, register
 from ui.settings import Setting
 from ui.theme import ROW_FONT, mark_style, row_number
@@ -36,6 +37,22 @@ def small_corpus(source, size, seed):
     full = builtin(ALIGNED.name)
     return AlignedCorpus(full.source[:size], full.target[:size], full.links[:size],
                          f"Japanese–English pairs, first {size}")
+
+
+def pair_view(model, state, u):
+    """Pair u's forest and the chain's tree in it (ui.forest_svg.PairView)."""
+    fo, base = model.forests[u], int(model.pair_start[u])
+    nodes = range(fo.n_nodes)
+    on = model.on_tree(state)
+    return PairView(
+        source=model.corpus.source[u], target=model.corpus.target[u],
+        links=model.corpus.links[u],
+        spans=tuple((int(fo.f_lo[n]), int(fo.f_hi[n]), int(fo.e_lo[n]), int(fo.e_hi[n]))
+                    for n in nodes),
+        edges=tuple(tuple(tuple(int(t) for t in e) for e in fo.edges(n)) for n in nodes),
+        edge=tuple(int(state.edge[base + n]) for n in nodes),
+        on_tree=tuple(bool(on[base + n]) for n in nodes),
+        cut=tuple(bool(state.cut[base + n]) for n in nodes), root=int(fo.root))
 
 
 RULE_STYLE = ("display:inline-block;margin:2px 6px 2px 0;padding:1px 6px;border-radius:4px;"

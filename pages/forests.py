@@ -1,0 +1,245 @@
+"""Tree fragments from forests (Peng & Gildea 2014): SCFG rules learned from word-aligned sentence
+pairs. Each pair's phrase-decomposition forest holds every way to split it into phrase pairs;
+TOKEN, TYPE, TYPE-greedy, TYPE-anneal and the one-stage draw (as the paper has it, and
+corrected) race from the same start, each choosing a tree in every forest and where to cut it
+into rules. The page draws one pair as the paper's Fig. 1 (its alignment grid, the phrase pairs
+boxed) and Fig. 2 (its forest, the current tree and its cuts), the rules in use, and
+log p(rules) against engine time and against passes (Fig. 4).
+
+Widgets and plots only; every number comes from the model (engine.models.scfg) and engine.run.
+"""
+import html
+
+import pandas as pd
+import streamlit as st
+
+from engine.models import registry
+from ui import exercises, playback, race_page
+from ui.charts import show_traces
+from ui.forest_svg import alignment_grid, hypergraph
+from ui.kinds.aligned import VIEW, pair_view
+from ui.models import ModelOptions, build_model
+from ui.page import prologue
+from ui.settings import PageSettings, Setting
+from ui.theme import ROW_FONT, label, row_number
+from ui.warmup import warm_samplers
+
+KEY = "fo"
+MAX_PASSES = 5_000
+MODEL = registry.get("scfg")
+OPTIONS = ModelOptions((MODEL,))
+PICKER = VIEW.picker
+LARGEST_DRAWN = 80  # nodes: a larger forest is drawn as its current tree only
+
+# each claim is checked by tests/app/test_preset_claims.py. Measured on the built-in pairs
+# (48 pairs, 396 sites) over seeds 0–29 at equal passes, where a seeded run is the same on
+# any machine.
+PRESETS = {
+    "TOKEN stuck at all-cut": dict(
+        source="builtin", samplers=("token", "type"), eta=1.0, passes=30, seed=0,
+        clock="passes", shown="token"),
+    "TYPE-anneal: hot, then as high as TYPE": dict(
+        source="builtin", samplers=("token", "type", "type-anneal"), eta=1.0, passes=60,
+        seed=0, clock="passes", shown="type-anneal"),
+    "One-stage stuck, corrected it moves": dict(
+        source="builtin", samplers=("one-stage", "one-stage-mh", "type"), eta=1.0, passes=60,
+        seed=0, clock="passes", shown="one-stage-mh"),
+}
+SETTINGS = PageSettings(KEY, (
+    *PICKER.settings,
+    *race_page.race_settings((MODEL,), MAX_PASSES, samplers=("token", "type", "type-anneal")),
+    *OPTIONS.settings(),
+    Setting("skip", True, bool, "the skip approximation"),
+    Setting("shown", "type", str, "the sampler shown", choices=MODEL.samplers, words=label),
+    Setting("pair", 1, int, "the pair shown", 1, 10**6),
+    *playback.SETTINGS,
+), PRESETS)
+
+
+def settings():
+    """Sidebar widgets; return (corpus, config) — corpus None when unusable."""
+    with st.sidebar:
+        st.header("Settings")
+        SETTINGS.preset_picker()
+        corpus = PICKER.choose(KEY)
+        st.multiselect("Samplers", MODEL.samplers, format_func=label, key="fo_samplers")
+        st.number_input("η — initial cut probability", 0.0, 1.0, step=0.1, key="fo_eta",
+                        help="each node starts cut with probability η, on a tree drawn "
+                             "uniformly: 1 = every phrase pair its own rule (the paper's "
+                             "start), 0 = every pair one rule")
+        race_page.length_input(KEY, "Passes per run", 1, MAX_PASSES, step=10,
+                               help="TYPE-anneal's β climbs from 0.1 to 1.3 by 0.1 every 3 "
+                                    "passes, then falls back to 1 (pass 45 on)")
+        st.number_input("Seed", 0, race_page.MAX_SEED, key="fo_seed",
+                        help="same seed, same settings → the same chains")
+        with st.expander("Model settings"):
+            options = OPTIONS.widgets(SETTINGS, MODEL)
+        st.checkbox("TYPE: skip approximation", key="fo_skip",
+                    help="skip pivots already sampled in a block this pass (Liang et al. "
+                         "§4.4). Faster, but an approximation: the chain's law is then only "
+                         "close to the posterior.")
+        SETTINGS.share(PICKER.upload_note)
+    SETTINGS.save()
+    config = race_page.race_config(KEY, corpus, model=MODEL.name, hyperparameters=options,
+                                   skip=bool(st.session_state.fo_skip))
+    return corpus, config
+
+
+def make_model(corpus, config):
+    return build_model(config["model"], corpus, config["hyperparameters"])
+
+
+def draw_race(race):
+    """One metric per sampler, then log p(rules) against engine time and passes (Fig. 4)."""
+    items = []
+    for name, run in race.runs.items():
+        last = run.trace[-1]
+        items.append((f"{label(name)} · pass {run.sweeps_done:,}", f"{last['loglik']:,.1f}",
+                      f"{run.model.loglik_label} (the DP's, eq. 4); {last['rules']:,} rules "
+                      f"in use, {last['rule_types']:,} distinct; engine time "
+                      f"{run.seconds:,.3f} s", f"{last['rule_types']:,} distinct rules"))
+    race_page.metric_row(items, key="fo_metrics")
+    left, right = st.columns(2)
+    race_page.over_time(left, race, "loglik", "log p(rules)",
+                        "Log p(rules) over engine time (Fig. 4, left)", "fo_loglik_time")
+    show_traces(right, race, "loglik", "log p(rules)",
+                "Log p(rules) over passes (Fig. 4, right)", "fo_loglik_passes")
+
+
+def shown_run(race):
+    return race.runs[st.session_state.fo_shown]
+
+
+def check_view(race):
+    """A sampler or a pair this race does not have (a link, a smaller corpus) falls back to
+    one it has."""
+    s = st.session_state
+    if s.fo_shown not in race.runs:
+        s.fo_shown = next(iter(race.runs))
+    s.fo_pair = max(1, min(s.fo_pair, len(next(iter(race.runs.values())).model.forests)))
+
+
+def view_controls(race):
+    """Below the charts, above the views they choose: on a phone the charts come first."""
+    model = next(iter(race.runs.values())).model
+    cols = st.columns(2)
+    cols[0].selectbox("Show the sampler", list(race.runs), format_func=label, key="fo_shown")
+    cols[1].number_input("Pair", 1, len(model.forests), key="fo_pair",
+                         help="the sentence pair drawn below (its line in the corpus)")
+
+
+def draw_pair(race):
+    """The shown sampler's tree in the shown pair: the alignment grid (Fig. 1), the forest
+    (Fig. 2) and the pair's rules."""
+    name, run = st.session_state.fo_shown, shown_run(race)
+    model, state = run.model, run.state
+    u = st.session_state.fo_pair - 1
+    view = pair_view(model, state, u)
+    st.markdown(f"<div style='{ROW_FONT} font-size:0.95rem'>{row_number(u + 1)}"
+                f"{html.escape(' '.join(view.source))} <span style='color:#999'>‖</span> "
+                f"{html.escape(' '.join(view.target))}</div>", unsafe_allow_html=True)
+    fo = model.forests[u]
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(f"**The alignment, its {fo.n_nodes} phrase pairs boxed** (Fig. 1; "
+                    f"{label(name)}'s rules after pass {run.sweeps_done:,} coloured, one "
+                    "colour a rule, a rule's inner phrase pairs dashed)")
+        st.markdown(scrolled(alignment_grid(view)), unsafe_allow_html=True)
+    with right:
+        rules = [model.rule_text(state, r) for r in model.rule_roots(state, u)]
+        counts = model.rule_counts(state)
+        st.markdown(f"**The pair's {len(rules)} rules** (their counts over the corpus; [X,k] "
+                    "is the k-th nonterminal in source order)")
+        st.dataframe(pd.DataFrame({"rule": rules, "count": [counts[r] for r in rules]}),
+                     hide_index=True, key=f"fo_pair_rules_{name}")
+    trees = fo.n_trees()
+    st.markdown(f"**The forest: {fo.n_nodes} nodes, {fo.n_edges} hyperedges, {trees:,} "
+                f"tree{'s' if trees != 1 else ''}** (Fig. 2; each node a phrase pair, source "
+                "over target; each dot a hyperedge, joining a node to the phrase pairs it "
+                "splits into; the current tree's edges dark, a cut dashed, a rule's root "
+                "filled; deg: the node's choice of edges)")
+    if fo.n_nodes > LARGEST_DRAWN:
+        st.caption(f"This forest has more than {LARGEST_DRAWN} nodes: it is not drawn "
+                   "(choose a shorter pair).")
+    else:
+        st.markdown(scrolled(hypergraph(view)), unsafe_allow_html=True)
+    draw_lexicon(name, model, state)
+
+
+def draw_lexicon(name, model, state):
+    """The shown sampler's rules over the corpus, most used first (``write_rules``'s)."""
+    ranked = sorted(model.rule_counts(state).items(), key=lambda item: (-item[1], item[0]))
+    table = pd.DataFrame(ranked, columns=["rule", "count"])
+    st.markdown(f"**{label(name)}'s rules over the corpus: {len(table):,} distinct, "
+                f"{int(table['count'].sum()):,} in use** (most used first)")
+    st.dataframe(table, height=300, hide_index=True, key=f"fo_rules_{name}")
+    st.download_button("Rules (Hiero format)", model.write_rules(state),
+                       file_name=f"rules-{name}.txt", mime="text/plain",
+                       key=f"fo_rules_download_{name}",
+                       help="[X] ||| source ||| target ||| count, a rule a line")
+
+
+def scrolled(svg):
+    """A drawing that scrolls sideways when wider than its column."""
+    return f"<div style='overflow-x:auto;padding-bottom:4px'>{svg}</div>"
+
+
+def show_formulas(race):
+    """The model and its samplers' equations, with this corpus's numbers."""
+    model = next(iter(race.runs.values())).model
+    with st.expander("The model and its equations", icon=":material/function:"):
+        for kind, text in model.formulas():
+            if kind == "latex":
+                st.latex(text)
+            else:
+                st.markdown(text)
+
+
+# --- the page ---------------------------------------------------------------------------------
+prologue("Tree fragments from forests",
+         "SCFG rules learned from word-aligned sentence pairs (Peng & Gildea 2014): each "
+         "pair's forest holds every way to split it into phrase pairs, and a sampler chooses a "
+         "tree in it and where to cut the tree into rules. Every sampler starts from the same "
+         "trees and cuts; a pass visits every node of every pair's current tree once.")
+SETTINGS.restore()
+corpus, config = settings()
+warm_samplers(MODEL, config["samplers"])
+race_page.follow_settings(KEY, corpus, config, make_model)
+
+if "fo_race" in st.session_state:
+    race = st.session_state.fo_race
+    shown = st.session_state.fo_corpus
+    first_model = next(iter(race.runs.values())).model
+    st.caption(f"**{shown.name}**: {len(first_model.forests):,} pairs, "
+               f"{first_model.n_nodes:,} forest nodes ({first_model.n_sites:,} sites).")
+    playback.controls(KEY, on_reset=lambda: race_page.restart(KEY, make_model))
+    check_view(race)
+    playback.live(KEY, draw_race)
+    view_controls(race)
+    playback.live(KEY, draw_pair, advances=False)
+    show_formulas(race)
+    st.markdown(
+        "#### What to look for\n"
+        "- **TOKEN** (Algorithm 1) walks each pair's tree from the root: at every node it "
+        "redraws the incoming hyperedge (eq. 9), then the cut (eq. 8). From η = 1 every phrase "
+        "pair is its own rule; merging two means making a composed rule that does not exist "
+        "yet, whose first copy is weighed by the base P₀ = V_f^−|r_f| V_e^−|r_e| alone — tiny "
+        "— so TOKEN hardly ever merges: its log p stays where it started.\n"
+        "- **TYPE** (Algorithm 2) gathers every node of the same type (r₁, r₂, r₃) whose rules "
+        "share no node, and draws how many to cut: merging a whole block at once pays the "
+        "base once and the counts after, so composed rules such as `[X,1] o [X,2] ||| [X,2] "
+        "the [X,1]` appear everywhere in one move.\n"
+        "- **∏ deg(v)** in eq. 9: the chain keeps an edge and a cut at every node, on the "
+        "tree or not, and a tree whose nodes have more incoming edges has more such "
+        "completions. Leaving the factor out (Model settings) samples the wrong posterior.\n"
+        "- **One-stage** (eq. 12) draws a block's sites one after another, each from its "
+        "conditional given those before: each step is normalised as if the later sites did "
+        "not exist, so it is not the block's exact law (the Toy posterior page shows its "
+        "bias); **one-stage + MH** accepts or rejects the draw against the exact weights.\n"
+        "- **TYPE-anneal** raises the posterior to β, from 0.1 up to 1.3 and back to 1: hot, "
+        "it merges and splits almost at random; cooled, it samples the posterior.\n"
+        "- The paper measures the rules by the BLEU of a translation system built on them, "
+        "trained on tens of thousands of pairs (TYPE 25.88 against TOKEN 25.62 on its KFTT "
+        "test set); the lab has neither the system nor the pairs, so it shows the "
+        "likelihood.")
+exercises.show(SETTINGS)  # predict, then run: ui/lesson_exercises.py
