@@ -32,8 +32,10 @@ PICKER = VIEW.picker
 LARGEST_DRAWN = 80  # nodes: a larger forest is drawn as its current tree only
 
 # each claim is checked by tests/app/test_preset_claims.py. Measured on the built-in pairs
-# (48 pairs, 396 sites) over seeds 0–29 at equal passes, where a seeded run is the same on
-# any machine.
+# (48 pairs, 396 sites) over seeds 0–29 at equal passes, where a seeded run is the same on any
+# machine: from η = 1, TOKEN's log p(rules) at pass 30 is exactly its start's in 30 of 30 seeds,
+# and TYPE is at least 160 above it at every pass from 5 on; TYPE-anneal is more than 400 below
+# TOKEN at pass 3 (β = 0.1: hot) and at pass 60 at least 335 above TOKEN and within 121 of TYPE.
 PRESETS = {
     "TOKEN stuck at all-cut": dict(
         source="builtin", samplers=("token", "type"), eta=1.0, passes=30, seed=0,
@@ -41,9 +43,6 @@ PRESETS = {
     "TYPE-anneal: hot, then as high as TYPE": dict(
         source="builtin", samplers=("token", "type", "type-anneal"), eta=1.0, passes=60,
         seed=0, clock="passes", shown="type-anneal"),
-    "One-stage stuck, corrected it moves": dict(
-        source="builtin", samplers=("one-stage", "one-stage-mh", "type"), eta=1.0, passes=60,
-        seed=0, clock="passes", shown="one-stage-mh"),
 }
 SETTINGS = PageSettings(KEY, (
     *PICKER.settings,

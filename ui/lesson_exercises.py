@@ -19,6 +19,8 @@ ONE_PARTICLE = "N = 1 collapses: one particle is DPS"
 FIGURE_TWO = "Figure 2: Antoniak's approximation fails when αP(w) < 1"
 TYPE_CLIMBS = "From η = 1, TYPE climbs ahead of TOKEN"
 GREEDY_STICKS = "From η = 0, TYPE-greedy sticks far below TYPE"
+ALL_CUT = "TOKEN stuck at all-cut"
+HOT_THEN_HIGH = "TYPE-anneal: hot, then as high as TYPE"
 
 EXERCISES = {
     "toy": (
@@ -267,5 +269,28 @@ EXERCISES = {
             "the draws it is given: once the stuck chain has escaped, it no longer tells that "
             "the chain was stuck — the traces do.",
             preset=STUCK_CHAIN, settings=dict(passes=100)),
+    ),
+    "fo": (
+        Exercise(
+            f"From {term('η')} = 1 every phrase pair is its own rule: 376 rules in use, 39 "
+            "distinct, log p(rules) −1,586.8. Predict TOKEN's and TYPE's log p after 30 "
+            "passes, and how many rules TYPE ends with.",
+            "TOKEN has not moved: −1,586.8 at every pass, all 376 rules. Merging a node into "
+            "the rule above it makes a composed rule that does not exist yet, weighed by the "
+            "base P₀ = V_f^−|r_f| V_e^−|r_e| alone (33 source and 34 target words here), and "
+            "one node at a time that never pays. TYPE ends at −1,214.7 with 229 rules, 33 "
+            "distinct, 1.64 phrase pairs each: it merges a whole block at once, e.g. "
+            "`[X,1] o mitsuketa ||| found the [X,1]`, 11 times — the verb with its object "
+            "particle, reordered.",
+            preset=ALL_CUT),
+        Exercise(
+            "TYPE-anneal raises the posterior to β, 0.1 for its first three passes, then up by "
+            "0.1 every three passes to 1.3 and back to 1 from pass 45. Predict its log p at "
+            "pass 3 and at pass 60, against TOKEN's −1,586.8 and TYPE's.",
+            "At pass 3 it is at −2,339.6, 753 below TOKEN: hot, it merges and splits almost "
+            "at random. By pass 30 it has passed TYPE (−1,173.6 against −1,214.7) and at pass "
+            "60 it stands at −1,173.6, TYPE at −1,170.9: annealing ends as high as TYPE here, "
+            "as in the paper's Fig. 4 it ends a little above.",
+            preset=HOT_THEN_HIGH),
     ),
 }

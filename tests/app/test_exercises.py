@@ -20,7 +20,7 @@ PREFIXES = {"pages/toy_posterior.py": "toy", "pages/type_blocks.py": "tb",
             "pages/word_segmentation.py": "seg", "pages/tag_trajectories.py": "hmm",
             "pages/hmm_estimators.py": "gj", "pages/restaurants.py": "rest",
             "pages/particle_filter.py": "pf", "pages/sampler_race.py": "race",
-            "pages/tree_fragments.py": "tf"}
+            "pages/tree_fragments.py": "tf", "pages/forests.py": "fo"}
 
 
 def drawn_links(at):
@@ -219,6 +219,23 @@ def test_tree_fragments_exercises(open_page):
     assert (shown["PCFG"], shown["Parent-annotated PCFG"]) == ("0.743", "0.643")
     for name in ("type", "token"):
         assert column(race, name, "f1").min() > 0.643
+
+
+def test_forests_exercises(open_page):
+    stuck, anneal = (played(at, "fo") for at in open_exercises(open_page, "pages/forests.py"))
+    token = column(stuck, "token", "loglik")
+    assert (np.round(token, 1) == -1586.8).all() and last(stuck, "token", "rules") == 376
+    assert last(stuck, "token", "rule_types") == 39
+    assert round(last(stuck, "type", "loglik"), 1) == -1214.7
+    assert [last(stuck, "type", name) for name in ("rules", "rule_types")] == [229, 33]
+    assert round(last(stuck, "type", "mean_size"), 2) == 1.64
+    model, state = stuck.runs["type"].model, stuck.runs["type"].state
+    assert model.rule_counts(state)["[X,1] o mitsuketa ||| found the [X,1]"] == 11
+    assert (model.v_f, model.v_e) == (33, 34)
+    hot = column(anneal, "type-anneal", "loglik")
+    assert round(hot[3], 1) == -2339.6 and round(hot[3] - column(anneal, "token", "loglik")[3]) == -753
+    assert round(hot[30], 1) == -1173.6 and round(column(anneal, "type", "loglik")[30], 1) == -1214.7
+    assert round(hot[-1], 1) == -1173.6 and round(last(anneal, "type", "loglik"), 1) == -1170.9
 
 
 def test_hmm_estimators_exercises(open_page):

@@ -220,6 +220,19 @@ def pf_rejuvenation_rescues(pf):
     assert pf.evaluate()["log_prob"] > plain["log_prob"] + 100
 
 
+def fo_token_stuck(race):
+    token = column(race, "token", "loglik")
+    assert (token == token[0]).all()  # not one merge in 30 passes
+    assert (column(race, "type", "loglik")[5:] > token[5:] + 150).all()
+
+
+def fo_anneal(race):
+    anneal, token = column(race, "type-anneal", "loglik"), column(race, "token", "loglik")
+    assert anneal[3] < token[3] - 400  # β = 0.1, 0.2: merged and split almost at random
+    assert anneal[-1] > token[-1] + 300  # at β = 1 from pass 45: with TYPE, far above TOKEN
+    assert abs(anneal[-1] - last(race, "type")) < 130
+
+
 RACES = [
     ("pages/toy_posterior.py", "toy", "Fig. 2: TOKEN stuck at m = n, TYPE at the mode", toy_fig2),
     ("pages/toy_posterior.py", "toy", "Small n = 12: TYPE's draws, m by m", toy_small),
@@ -257,6 +270,8 @@ RACES = [
      tf_anneal),
     ("pages/tree_fragments.py", "tf", "From η = 0, TYPE-greedy sticks far below TYPE",
      tf_greedy_sticks),
+    ("pages/forests.py", "fo", "TOKEN stuck at all-cut", fo_token_stuck),
+    ("pages/forests.py", "fo", "TYPE-anneal: hot, then as high as TYPE", fo_anneal),
     ("pages/particle_filter.py", "pf", "N = 1 collapses: one particle is DPS", pf_one_collapses),
     ("pages/particle_filter.py", "pf", "Resampling only at ESS ≤ 1: one particle takes all the "
      "weight", pf_weights_degenerate),
