@@ -4,13 +4,13 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from benchmarks import (bigram, class_load, estimators, first_run, hmm, particle, ptsg, race,
-                        toy, usm)
+from benchmarks import (bigram, class_load, estimators, first_run, forests, hmm, particle, ptsg,
+                        race, toy, usm)
 from benchmarks.common import markdown_table
 from engine.cli.bench import cpu_model
 
 SUITES = {"toy": toy, "usm": usm, "hmm": hmm, "bigram": bigram, "particle": particle,
-          "estimators": estimators, "ptsg": ptsg, "first-run": first_run, "class-load": class_load,
+          "estimators": estimators, "ptsg": ptsg, "forests": forests, "first-run": first_run, "class-load": class_load,
           "race": race}
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 

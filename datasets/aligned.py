@@ -22,6 +22,9 @@ MAX_WORDS = 200     # words on one side of a pair
 MAX_PAIRS = 100_000
 _LINK = re.compile(r"(\d+)-(\d+)$")
 BUILTIN = Path(__file__).parent / "builtin" / "aligned.txt"
+# one four-word monotone pair: 5 trees of 7 nodes, 320 analyses, whose root's three edges have
+# exact posterior 0.4, 0.2, 0.4 (the lesson's check of the edge step, with and without deg(v))
+MONOTONE = "a b c d ||| w x y z ||| 0-0 1-1 2-2 3-3\n"
 EXAMPLE = "我 今天 和 她 有 约会 ||| I have a date with her today ||| 0-0 1-6 2-4 3-5 4-1 5-3"
 
 
@@ -165,9 +168,21 @@ def parse_links(text, f_len, e_len, number):
     return tuple(sorted(links))
 
 
-def read_one_file(data, name="aligned pairs"):
-    """Pairs with their links as each line's third field (an upload: one file), ``read``."""
-    return read(data, None, name)
+def read_upload(data, name="aligned pairs", alignments=None, alignments_name="alignments"):
+    """An upload: pairs with their links as each line's third field, or (``alignments``: the
+    bytes of a second file, called ``alignments_name``) a line of links a pair there; an error
+    in the links names that file."""
+    try:
+        return read(data, alignments, name)
+    except LinkError as err:
+        if alignments is None:
+            raise
+        raise CorpusError(f"in {alignments_name}: {err}") from None
+
+
+def monotone() -> AlignedCorpus:
+    """The tiny corpus of one monotone four-word pair (``MONOTONE``)."""
+    return read(MONOTONE, name="Tiny: one four-word pair")
 
 
 def builtin() -> AlignedCorpus:
@@ -184,9 +199,11 @@ def builtin() -> AlignedCorpus:
 # sentence pairs with their word alignments
 ALIGNED = kinds.register(kinds.Kind(
     name="aligned", label="word-aligned sentence pairs", unit="pairs", builtin=builtin,
-    read=read_one_file,
+    read=read_upload,
     formats={"pairs": f"one pair a line with its links: source{SEPARATOR}target{SEPARATOR}"
-                      "0-0 1-2 …"},
+                      "0-0 1-2 …",
+             "two files": f"one pair a line, source{SEPARATOR}target, and the alignments in "
+                          "Pharaoh format (i-j, 0-based) a line a pair in a second file"},
     suffixes=("txt", "aligned"),
     unit_sizes=lambda corpus: np.array([len(f) + len(e) for f, e in
                                         zip(corpus.source, corpus.target)], dtype=np.int64)))

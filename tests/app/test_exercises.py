@@ -222,7 +222,8 @@ def test_tree_fragments_exercises(open_page):
 
 
 def test_forests_exercises(open_page):
-    stuck, anneal = (played(at, "fo") for at in open_exercises(open_page, "pages/forests.py"))
+    stuck, anneal, no_deg = (played(at, "fo")
+                             for at in open_exercises(open_page, "pages/forests.py"))
     token = column(stuck, "token", "loglik")
     assert (np.round(token, 1) == -1586.8).all() and last(stuck, "token", "rules") == 376
     assert last(stuck, "token", "rule_types") == 39
@@ -236,6 +237,18 @@ def test_forests_exercises(open_page):
     assert round(hot[3], 1) == -2339.6 and round(hot[3] - column(anneal, "token", "loglik")[3]) == -753
     assert round(hot[30], 1) == -1173.6 and round(column(anneal, "type", "loglik")[30], 1) == -1214.7
     assert round(hot[-1], 1) == -1173.6 and round(last(anneal, "type", "loglik"), 1) == -1170.9
+    model = no_deg.runs["token"].model
+    where = model.n_sites + int(model.arrays["pair_root"][0])
+    assert model.n_analyses() == 320
+    values, p = model.exact_posterior()
+    assert [round(p[values[:, where] == e].sum(), 4) for e in range(3)] == [0.4, 0.2, 0.4]
+    middle = np.mean([v[where] == 1 for v in no_deg.runs["token"].values[1:]])
+    assert round(100 * middle, 1) == 34.0
+    with_deg = open_page("pages/forests.py", preset=slug("Without deg(v) the edge sampler is "
+                                                             "wrong"), no_deg="0")
+    race = played(with_deg, "fo")
+    middle = np.mean([v[where] == 1 for v in race.runs["token"].values[1:]])
+    assert round(100 * middle, 1) == 19.2
 
 
 def test_hmm_estimators_exercises(open_page):

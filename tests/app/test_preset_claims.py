@@ -233,6 +233,14 @@ def fo_anneal(race):
     assert abs(anneal[-1] - last(race, "type")) < 130
 
 
+def fo_without_deg(race):
+    model = race.runs["token"].model
+    where = model.n_sites + int(model.arrays["pair_root"][0])
+    middle = np.mean([values[where] == 1 for values in race.runs["token"].values[1:]])
+    assert model.arrays["params"][-1] == 0.0  # the preset leaves deg(v) out
+    assert middle > 0.28  # exact 0.2 (enumerated in tests/unit/test_scfg.py)
+
+
 RACES = [
     ("pages/toy_posterior.py", "toy", "Fig. 2: TOKEN stuck at m = n, TYPE at the mode", toy_fig2),
     ("pages/toy_posterior.py", "toy", "Small n = 12: TYPE's draws, m by m", toy_small),
@@ -272,6 +280,7 @@ RACES = [
      tf_greedy_sticks),
     ("pages/forests.py", "fo", "TOKEN stuck at all-cut", fo_token_stuck),
     ("pages/forests.py", "fo", "TYPE-anneal: hot, then as high as TYPE", fo_anneal),
+    ("pages/forests.py", "fo", "Without deg(v) the edge sampler is wrong", fo_without_deg),
     ("pages/particle_filter.py", "pf", "N = 1 collapses: one particle is DPS", pf_one_collapses),
     ("pages/particle_filter.py", "pf", "Resampling only at ESS ≤ 1: one particle takes all the "
      "weight", pf_weights_degenerate),

@@ -63,3 +63,24 @@ def test_kftt_hand_alignments_give_the_forests_measured_before():
 def test_kftt_automatic_alignments_are_read():
     corpus = kftt(KFTT_AUTO)
     assert len(corpus) == 582 and sum(map(len, corpus.links)) > 10_000
+
+
+def test_an_upload_of_two_files_names_the_alignments_file_in_a_link_error():
+    corpus = aligned.read_upload(b"a b ||| x y\n", "pairs.txt", alignments=b"0-1 1-0\n",
+                                 alignments_name="links.txt")
+    assert corpus.links == (((0, 1), (1, 0)),)
+    with pytest.raises(CorpusError, match=r"in links.txt: line 1: link 2-0 points to source word "
+                                          r"2, but the source sentence has 2 words"):
+        aligned.read_upload(b"a b ||| x y\n", "pairs.txt", alignments=b"2-0\n",
+                            alignments_name="links.txt")
+    with pytest.raises(CorpusError, match=r"^line 1: .*'\|\|\|'"):  # the pairs' own errors
+        aligned.read_upload(b"a b x y\n", "pairs.txt", alignments=b"0-0\n")
+
+
+def test_the_built_in_pairs_are_the_aligned_kinds_and_build_the_scfg_model():
+    from datasets import kinds
+    from engine.models import registry
+    corpus = kinds.get("aligned").builtin()
+    assert len(corpus) == 48 and corpus.name == "Built-in: small Japanese–English pairs"
+    model = registry.get("scfg").build()
+    assert (model.n_sites, model.v_f, model.v_e) == (396, 33, 34)

@@ -7,7 +7,9 @@ import pytest
 from engine.core.rng import make_rng
 from engine.kernels import block_weight, moves
 from engine.kernels.forest import forest_walk
+from datasets.aligned import monotone
 from engine.models.scfg import kernels
+from engine.models.scfg.model import ScfgModel
 from tests.conformance.cases.scfg import (exact, trees, large_model, monotone_model, repeats_model,
                                           tiny_model, twice_model)
 from tests.statistical.exact import chi_square_p
@@ -200,3 +202,20 @@ def test_a_rules_key_is_its_strings_whichever_side_is_longer():
     state = model.new_state(make_rng(0))
     # the two copies of the pair are one rule: the same key, counted twice
     assert sorted(state.slot_size[state.slot_key >= 0]) == [1, 2]
+
+
+def test_the_models_own_enumeration_is_the_oracles():
+    """``exact_posterior`` (what the lesson checks its chains against) lists every analysis
+    and gives it the oracle's probability; the four-word pair's root edges are 0.4, 0.2, 0.4."""
+    model = tiny_model()
+    values, p = model.exact_posterior()
+    rows, expected, _ = exact(model)
+    index = {tuple(r): i for i, r in enumerate(rows)}
+    assert model.n_analyses() == len(values) == len(rows) == len({tuple(v) for v in values})
+    np.testing.assert_allclose(p, expected[[index[tuple(v)] for v in values]], atol=1e-12)
+    model = ScfgModel(monotone())  # α = 5, as the lesson's tiny corpus
+    values, p = model.exact_posterior()
+    root = model.n_sites + int(model.arrays["pair_root"][0])
+    assert model.n_analyses() == 320
+    np.testing.assert_allclose([p[values[:, root] == e].sum() for e in range(3)],
+                               [0.4, 0.2, 0.4], atol=1e-4)

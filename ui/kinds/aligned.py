@@ -6,7 +6,7 @@ import html
 
 import streamlit as st
 
-from datasets.aligned import ALIGNED, AlignedCorpus, SEPARATOR
+from datasets.aligned import ALIGNED, SEPARATOR, AlignedCorpus, monotone
 from ui.corpus_choice import CorpusPicker, builtin, upload
 from ui.forest_svg import PairView
 from ui.kinds.registry import View, register
@@ -14,7 +14,10 @@ from ui.settings import Setting
 from ui.theme import ROW_FONT, mark_style, row_number
 
 # --- the corpus picker ------------------------------------------------------------------------
-SOURCES = {"builtin": "Built-in: small Japanese–English pairs", "upload": "Upload a file"}
+SOURCES = {"builtin": "Built-in: small Japanese–English pairs",
+           "monotone": "Tiny: one four-word pair (its exact posterior known)",
+           "upload": "Upload a file (links on each line)",
+           "upload2": "Upload pairs and alignments (two files)"}
 SETTINGS = (Setting("source", "builtin", str, "the corpus", choices=tuple(SOURCES)),)
 
 
@@ -23,8 +26,18 @@ def choose(key):
     source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key=f"{key}_source")
     if source == "builtin":
         return builtin(ALIGNED.name)
-    return upload(ALIGNED, key, f"One pair a line with its links: source{SEPARATOR}target"
-                                f"{SEPARATOR}0-0 1-2 … (Pharaoh links, 0-based)")
+    if source == "monotone":
+        return monotone()
+    if source == "upload":
+        return upload(ALIGNED, key, f"One pair a line with its links: source{SEPARATOR}target"
+                                    f"{SEPARATOR}0-0 1-2 … (Pharaoh links, 0-based)")
+    links = st.file_uploader("Alignments: a line of Pharaoh links a pair, i-j (0-based)",
+                             key=f"{key}_links_upload")
+    if links is None:
+        st.info("Choose the alignments file, then the pairs' file.")
+        return None
+    return upload(ALIGNED, key, f"Pairs: one a line, source{SEPARATOR}target",
+                  alignments=links.getvalue(), alignments_name=links.name)
 
 
 # --- the Type blocks view ---------------------------------------------------------------------

@@ -19,6 +19,7 @@ set aside are put back as terminals of the lowest node whose span holds them; wo
 sentence's edges, outside every tight span, belong to the root, whose rule spans the whole pair.
 ``tests/unit/test_forest.py`` checks all of it against the definitions by brute force.
 """
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,6 +75,19 @@ class Forest:
         """Node n's incoming edges, each a tuple of its tails."""
         return [tuple(int(t) for t in self.tails[self.tail_start[e]:self.tail_start[e + 1]])
                 for e in range(self.edge_start[n], self.edge_start[n + 1])]
+
+    def trees(self, n=None):
+        """Every tree under node n (default the root), each {node: its edge's index}: for the
+        lab's tiny corpora, where they can be listed (``n_trees`` counts them)."""
+        n = self.root if n is None else n
+        found = []
+        for index, tails in enumerate(self.edges(n)):
+            for parts in itertools.product(*(self.trees(t) for t in tails)):
+                tree = {n: index}
+                for part in parts:
+                    tree.update(part)
+                found.append(tree)
+        return found
 
     def rule_span(self, n):
         """(f_lo, f_hi, e_lo, e_hi) of the words node n's rules span: its tight spans, or the

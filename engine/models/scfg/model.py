@@ -8,6 +8,7 @@ nonterminals numbered in source order. An analysis file gives each pair's tree i
 phrase pairs, ``(0-6/0-7 (0-1/0-1*) (1-6/1-7 …))``: a node's source and target spans (0-based,
 end excluded), a ``*`` where it roots a rule.
 """
+import itertools
 import math
 import re
 from collections import Counter
@@ -247,6 +248,38 @@ class ScfgModel(ModelBase):
         """log p(rules) from scratch: the trees and the index rebuilt from the edges and cuts."""
         return self.loglik_running(self.rebuilt_state(state))
 
+
+    def n_analyses(self):
+        """How many (tree, cuts) analyses the corpus has (a Python int: it can be huge)."""
+        total = 1
+        for fo in self.forests:  # every tree of a forest has as many nodes, the root cut
+            total *= fo.n_trees() * 2 ** (fo.tree_size() - 1)
+        return total
+
+    def exact_posterior(self):
+        """Every analysis with its exact posterior probability, each scored by ``loglik``:
+        (values: int64[A, width of ``values``], p: float64[A]). For the lab's tiny corpora only
+        (``n_analyses`` says how many there are)."""
+        per_pair = []
+        for p, fo in enumerate(self.forests):
+            base, options = int(self.pair_start[p]), []
+            for tree in fo.trees():
+                inner = sorted(n for n in tree if n != fo.root)
+                for bits in itertools.product((0, 1), repeat=len(inner)):
+                    options.append(({base + n: e for n, e in tree.items()},
+                                    {base + n: b for n, b in zip(inner, bits)}))
+            per_pair.append(options)
+        rows = []
+        for parts in itertools.product(*per_pair):
+            edge, cut = np.zeros(self.n_nodes, np.int64), np.ones(self.n_nodes, np.uint8)
+            for edges, cuts in parts:
+                edge[list(edges)] = list(edges.values())
+                cut[list(cuts)] = list(cuts.values())
+            rows.append(self.values(self._state(edge, cut)))
+        values = np.array(rows)
+        log_p = np.array([self.loglik(self.state_from_values(v)) for v in values])
+        p = np.exp(log_p - log_p.max())
+        return values, p / p.sum()
 
     def counts(self, state):
         """The rule index in a canonical form: each rule's key with its count, and the nodes

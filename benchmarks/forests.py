@@ -1,0 +1,94 @@
+"""Issue 27's figures: SCFG rules from forests on the 582 KFTT pairs with their hand alignments
+(Peng & Gildea 2014).
+
+The forests' construction time; TOKEN's and TYPE's sweep times and their ratio; TYPE against
+TOKEN in log p(rules) at iterations 5 to 60 and at equal engine time, and TYPE-anneal's last
+log p against TOKEN's (the paper's Fig. 4, α = 5, every node cut at the start).
+"""
+import sys
+import time
+
+import numpy as np
+
+from benchmarks.common import Row, equal_time_race, interleaved_medians, ratio_row
+from datasets.aligned import read_files
+from engine.core.rng import make_rng
+from engine.models.scfg.forest import forest
+from engine.models.scfg.model import ScfgModel
+from engine.run import Run
+from engine.samplers import make_sampler
+from tests.corpora import KFTT_GOLD, KFTT_PAIRS
+
+ITERATIONS = 60    # Fig. 4's x axis
+FROM = 5           # TYPE must lead from this iteration on
+CHECKPOINTS = (5.0, 15.0)  # engine seconds at which the two are compared at equal time
+
+
+def construction(corpus):
+    """Seconds to build every pair's forest (the best of three)."""
+    best = np.inf
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for f, e, links in zip(corpus.source, corpus.target, corpus.links):
+            forest(len(f), len(e), links)
+        best = min(best, time.perf_counter() - t0)
+    return Row("Forest construction, 582 KFTT pairs", best, 2.0, "s",
+               "every pair's tight phrase pairs and minimal hyperedges, the best of 3")
+
+
+def sweep_times(model):
+    """Median sweep times of TOKEN and TYPE (no skip: Peng & Gildea's TYPE has none), each on
+    its own chain from η = 1, their sweeps taken in turn."""
+    sweeps = []
+    for name in ("token", "type"):
+        rng = make_rng(1)
+        state, sampler = model.new_state(rng, eta=1.0), make_sampler(name, skip=False)
+        sweeps.append(lambda sampler=sampler, rng=rng, state=state: sampler.sweep(rng, state))
+    token, type_ = interleaved_medians(sweeps, repeats=10, warmup=5)
+    how = f"median of sweeps 6–15 from η = 1; {model.n_sites:,} sites"
+    token = Row("TOKEN sweep, KFTT", token * 1e3, 50.0, "ms", how)
+    type_ = Row("TYPE sweep, KFTT", type_ * 1e3, None, "ms", how + "; no skip")
+    return [token, type_, ratio_row(type_, token, 4.0, "KFTT")]
+
+
+def iterations(model):
+    """TOKEN, TYPE and TYPE-anneal for ``ITERATIONS`` iterations from one start: TYPE's
+    smallest lead over TOKEN from iteration ``FROM`` on, and TYPE-anneal's end against TOKEN's."""
+    traces = {}
+    for name in ("token", "type", "type-anneal"):
+        run = Run(model, name, seed=7, init={"eta": 1.0}, total_sweeps=ITERATIONS, skip=False)
+        for _ in run.advance(ITERATIONS):
+            pass
+        traces[name] = run.trace_frame().loglik.to_numpy()
+        print(f"  {name}: " + ", ".join(f"it {i} {traces[name][i]:,.0f}"
+                                        for i in (5, 10, 20, 30, 60)), file=sys.stderr)
+    lead = traces["type"][FROM:] - traces["token"][FROM:]
+    at = ", ".join(f"{i}: {traces['type'][i] - traces['token'][i]:+,.0f}" for i in (5, 10, 30, 60))
+    return [Row(f"TYPE − TOKEN log p(rules), iterations {FROM}–{ITERATIONS} (smallest)",
+                lead.min(), 0.0, "", f"Fig. 4, same start (η = 1, seed 7); at iteration {at}",
+                higher=True),
+            Row("TYPE-anneal − TOKEN log p(rules) at iteration 60",
+                traces["type-anneal"][-1] - traces["token"][-1], 0.0, "",
+                f"Fig. 4: annealing ends at least as high as TOKEN; TYPE-anneal "
+                f"{traces['type-anneal'][-1]:,.0f}, TYPE {traces['type'][-1]:,.0f}, TOKEN "
+                f"{traces['token'][-1]:,.0f}", higher=True)]
+
+
+def equal_time(model):
+    """TYPE − TOKEN at equal engine time (each chain its own process)."""
+    reached = equal_time_race(model, CHECKPOINTS)
+    gaps = [reached["type"][c][0] - reached["token"][c][0] for c in CHECKPOINTS]
+    table = "; ".join(f"{c:g} s: TYPE {reached['type'][c][0]:,.0f} ({reached['type'][c][2]} "
+                      f"iterations) vs TOKEN {reached['token'][c][0]:,.0f} "
+                      f"({reached['token'][c][2]})" for c in CHECKPOINTS)
+    return Row("TYPE − TOKEN log p(rules) at equal engine time (smallest gap)", min(gaps), 0.0,
+               "", f"Fig. 4, η = 1; {table}", higher=True)
+
+
+def rows():
+    if not KFTT_PAIRS.exists():
+        print(f"skipping the forest benchmarks: {KFTT_PAIRS} is missing", file=sys.stderr)
+        return []
+    corpus = read_files(KFTT_PAIRS, KFTT_GOLD)
+    model = ScfgModel(corpus)
+    return [construction(corpus), *sweep_times(model), *iterations(model), equal_time(model)]
