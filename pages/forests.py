@@ -181,7 +181,8 @@ def draw_lexicon(name, model, state):
     table = pd.DataFrame(ranked, columns=["rule", "count"])
     st.markdown(f"**{label(name)}'s rules over the corpus: {len(table):,} distinct, "
                 f"{int(table['count'].sum()):,} in use** (most used first)")
-    st.dataframe(table, height=300, hide_index=True, key=f"fo_rules_{name}")
+    st.dataframe(table, height=300 if len(table) > 8 else "auto", hide_index=True,
+                 key=f"fo_rules_{name}")
     st.download_button("Rules (Hiero format)", model.write_rules(state),
                        file_name=f"rules-{name}.txt", mime="text/plain",
                        key=f"fo_rules_download_{name}",
@@ -235,7 +236,8 @@ def exact_chart(data, samplers):
     """Bars of each chain's share of passes at each root edge, the exact share a dark tick."""
     order = [label(name) for name in samplers]
     bars = alt.Chart(data[data.sampler != label("exact")]).mark_bar().encode(
-        x=alt.X("edge:N", title="the root's edge (its parts' source words)", sort=None),
+        x=alt.X("edge:N", title="the root's edge (its parts' source words)", sort=None,
+                axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("sampler:N", sort=order),
         y=alt.Y("share:Q", title="share of passes", scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("sampler:N", sort=order, scale=alt.Scale(
