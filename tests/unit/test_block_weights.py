@@ -1,77 +1,14 @@
 """TYPE draws m from the block weight g(m) its model gives (interface.block_weights), in either of
 its forms, instead of assuming Dirichlet-process terms: a model whose g(m) is no product of
 rising factorials gets eq. 7's exact p(m) ∝ C(|S|, m) g(m)^β."""
-from collections import namedtuple
-
 import numpy as np
 import pytest
 from scipy import stats
 from scipy.special import gammaln
 
-from engine.core.draw import scale_steps
 from engine.core.rng import make_rng
-from engine.kernels import block_weight, interface, moves
-
-# Every site has one type and none conflicts with another (as on the toy), so each move's block
-# is every site and its m an exact draw from eq. 7, whatever the state it started from.
-FixedWeightState = namedtuple("FixedWeightState", ["z", "removed", "log_g", "linear_form"])
-LOG_G = np.array([0.0, -3.0, 1.0, -1.0, 2.5, -4.0, 0.5])  # log g(m) for m = 0 … 6
-N = LOG_G.shape[0] - 1
-implements = interface.for_state(FixedWeightState)
-
-
-@implements(interface.n_values)
-def _n_values(state):
-    return 2
-
-
-@implements(interface.get_value)
-def _get_value(state, s):
-    return np.int64(state.z[s])
-
-
-@implements(interface.remove_site)
-def _remove_site(state, s):
-    state.removed[s] = 1
-
-
-@implements(interface.add_site)
-def _add_site(state, s, v):
-    state.z[s] = v
-    state.removed[s] = 0
-
-
-@implements(interface.conflicts)
-def _conflicts(state, s):
-    return state.removed[s] != 0
-
-
-@implements(interface.block_candidates)
-def _block_candidates(state, s0, out):
-    for s in range(state.z.shape[0]):
-        out[s] = s
-    return state.z.shape[0]
-
-
-@implements(interface.site_weights)
-def _site_weights(state, s, w):
-    w[0], w[1] = 1.0, 1.0  # a block of one site never occurs here (every block has N sites)
-
-
-@implements(interface.block_weights)
-def _block_weights(state, s0, v0, v1, size, linear, out, work):
-    # g(m) from the table, in the linear form (when allowed and chosen) or the log form
-    if linear and state.linear_form[0]:
-        block_weight.binomial_steps(size, out[1], out[0])
-        for m in range(size):
-            out[1, m + 1] *= np.exp(state.log_g[m + 1] - state.log_g[m])
-        done = scale_steps(size, out[1], out[0])
-    else:
-        for m in range(size + 1):
-            out[0, m] = state.log_g[m] - state.log_g[0]
-        done = False
-    return done
-
+from engine.kernels import block_weight, moves
+from tests.kernel_states import LOG_G, N, FixedWeightState
 
 def _moves(linear_form, inv_temp, greedy, count):
     """m of ``count`` successive TYPE moves, and the last move's normalised log p(m)."""

@@ -1,20 +1,10 @@
 """A model whose block_delta returns more terms of eq. 9 than the move buffers hold is refused
 with a message instead of writing past its buffer row."""
-from collections import namedtuple
-
 import numpy as np
 import pytest
 
-from engine.kernels import block_weight, interface
-
-TooManyTermsState = namedtuple("TooManyTermsState", ["n_terms"])
-
-
-@interface.for_state(TooManyTermsState)(interface.block_delta)
-def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
-    # writes nothing (the test's buffers are wide enough), only claims n_terms terms
-    return state.n_terms[0]
-
+from engine.kernels import block_weight
+from tests.kernel_states import TooManyTermsState
 
 def _log_g(n_terms):
     state = TooManyTermsState(np.array([n_terms], np.int64))
