@@ -13,7 +13,9 @@ from engine.kernels.interface import (edge_step, get_value, n_edges, n_sentences
 from engine.kernels.moves import block_move, token_step
 
 SENTENCE, HEAD, TAIL = 0, 1, 2  # the cursor: where a walk stands
-MOVES, CUTS, EDGES, SITES, LAST_SITE, LAST_BEFORE, CANDIDATES = range(7)  # totals
+# totals: what a call did, and its last move
+MOVES, CUTS, EDGES, SITES, LAST_SITE, LAST_BEFORE, CANDIDATES, LAST_SIZE = range(8)
+N_TOTALS = 8
 
 
 @kernel
@@ -46,14 +48,16 @@ def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, stages, 
         The walk's queue, kept between calls.
     bufs_int, bufs_float, chosen
         TYPE's buffers (``moves.type_move``): the last block stays in them; unused by TOKEN.
-    totals : int64[7]
+    totals : int64[N_TOTALS]
         Output: moves (nodes visited), cuts changed, edges changed, sites in TYPE blocks, the
-        last move's site (−1: a root) and its value before, and its candidates.
+        last move's site (−1: a root) and its value before, its candidates, and the size of
+        the last TYPE block (whose draw the buffers keep).
 
     Returns
     -------
     bool
-        Whether TYPE's last log p(m) is in scaled form (``draw.scaled_to_log``).
+        Whether TYPE's last log p(m) is in scaled form (``draw.scaled_to_log``), over
+        totals[LAST_SIZE] + 1 values.
     """
     totals[:] = 0
     totals[LAST_SITE] = -1
@@ -80,6 +84,7 @@ def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, stages, 
                     rng, state, s, 1, inv_temp, greedy, stages, bufs_int, bufs_float, chosen)
                 totals[CUTS] += changed
                 totals[SITES] += size
+                totals[LAST_SIZE] = size
                 totals[CANDIDATES] = n_cand
                 if skip:
                     for i in range(size):

@@ -11,7 +11,8 @@ import numpy as np
 
 from engine.core.draw import scaled_to_log
 from engine.kernels import block_weight, forest, moves
-from engine.kernels.forest import CANDIDATES, CUTS, LAST_BEFORE, LAST_SITE, MOVES, SITES
+from engine.kernels.forest import (CANDIDATES, CUTS, LAST_BEFORE, LAST_SITE, LAST_SIZE, MOVES,
+                                   N_TOTALS, SITES)
 from engine.kernels.interface import FOREST_FUNCTIONS, missing
 from engine.samplers.base import Sampler, Tally
 from engine.samplers.info import MoveInfo
@@ -44,7 +45,7 @@ class ForestWalk(Sampler):
                     work=np.zeros(n + forest.count_sentences(state), np.int64),
                     ints=np.zeros((3, n), np.int64),
                     floats=np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS))),
-                    chosen=np.zeros(n, np.uint8), totals=np.zeros(7, np.int64))
+                    chosen=np.zeros(n, np.uint8), totals=np.zeros(N_TOTALS, np.int64))
 
     def begin_sweep(self, rng, state, b):
         b["cursor"][:] = 0
@@ -57,7 +58,8 @@ class ForestWalk(Sampler):
             rng, state, b["cursor"], max_moves, inv_temp, self.typed, greedy, stages, skip,
             b["visited"], b["w"], b["queue"], b["ints"], b["floats"], b["chosen"], b["totals"])
         if scaled:
-            size = int(b["totals"][SITES])
+            # the last block's draw (a sweep's totals[SITES] counts every block's sites)
+            size = int(b["totals"][LAST_SIZE])
             scaled_to_log(b["floats"][1], b["floats"][0], size + 1)
         totals = b["totals"]
         self.position += int(totals[MOVES])
@@ -90,7 +92,7 @@ class ForestTypeSampler(ForestWalk, TypeSampler):
         if not moved or b["totals"][LAST_SITE] < 0 or b["totals"][SITES] == 0:
             return MoveInfo(kind=self.kind, pivot=-1, temperature=temperature,
                             sweep_done=sweep_done)
-        size = int(b["totals"][SITES])
+        size = int(b["totals"][LAST_SIZE])
         block = b["ints"][1, :size].copy()
         chosen = b["chosen"][:size].astype(bool)
         log_p = b["floats"][1, :size + 1].copy()

@@ -6,7 +6,7 @@ import pytest
 
 from engine.core.rng import make_rng
 from engine.kernels import block_weight, moves
-from engine.kernels.forest import forest_walk
+from engine.kernels.forest import N_TOTALS, forest_walk
 from datasets.aligned import monotone
 from engine.models.scfg import kernels
 from engine.models.scfg.model import ScfgModel
@@ -32,7 +32,7 @@ class Sweeper:
                      np.zeros(z, np.int64), np.zeros((3, n), np.int64),
                      np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS))),
                      np.zeros(n, np.uint8))
-        self.totals = np.zeros(7, np.int64)
+        self.totals = np.zeros(N_TOTALS, np.int64)
 
     def sweep(self, rng, state):
         self.cursor[:] = 0
@@ -219,3 +219,22 @@ def test_the_models_own_enumeration_is_the_oracles():
     assert model.n_analyses() == 320
     np.testing.assert_allclose([p[values[:, root] == e].sum() for e in range(3)],
                                [0.4, 0.2, 0.4], atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["type", "greedy", "one-stage-mh"])
+def test_the_registered_samplers_sweep_the_built_in_pairs_and_keep_their_counts(name):
+    """Whole sweeps of the registered samplers, whose blocks here reach dozens of sites: the
+    last block's draw is converted from its scaled form by its own size (the sum of a sweep's
+    block sizes once overran the buffer: a crash on KFTT; Numba's bounds checking, on in make
+    test's second run, catches it here)."""
+    from engine.models import registry
+    from engine.samplers import make_sampler
+    model = registry.get("scfg").build()
+    rng = make_rng(5)
+    state, sampler = model.new_state(rng), make_sampler(name, skip=False)
+    largest = 0
+    for _ in range(15):
+        sampler.sweep(rng, state)
+        largest = max(largest, sampler.buffers(state)["totals"][3])
+    assert largest > model.n_sites  # a sweep's blocks together outnumber the sites
+    assert model.loglik_running(state) == pytest.approx(model.loglik(state), abs=1e-9)
