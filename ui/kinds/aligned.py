@@ -7,7 +7,7 @@ import html
 import streamlit as st
 
 from datasets.aligned import ALIGNED, SEPARATOR, AlignedCorpus, monotone
-from ui.corpus_choice import CorpusPicker, builtin, upload
+from ui.corpus_choice import CorpusPicker, builtin, read_file, upload, wrong_suffix
 from ui.forest_svg import PairView
 from ui.kinds.registry import View, register
 from ui.settings import Setting
@@ -31,13 +31,18 @@ def choose(key):
     if source == "upload":
         return upload(ALIGNED, key, f"One pair a line with its links: source{SEPARATOR}target"
                                     f"{SEPARATOR}0-0 1-2 … (Pharaoh links, 0-based)")
+    # both boxes drawn on every run: a box a run leaves out loses its file
+    pairs = st.file_uploader(f"Pairs: one a line, source{SEPARATOR}target", key=f"{key}_upload")
     links = st.file_uploader("Alignments: a line of Pharaoh links a pair, i-j (0-based)",
                              key=f"{key}_links_upload")
-    if links is None:
-        st.info("Choose the alignments file, then the pairs' file.")
+    if pairs is None or links is None:
+        st.info("Choose the pairs' file and the alignments' file.")
         return None
-    return upload(ALIGNED, key, f"Pairs: one a line, source{SEPARATOR}target",
-                  alignments=links.getvalue(), alignments_name=links.name)
+    refusal = wrong_suffix(ALIGNED, pairs.name)
+    if refusal:
+        st.error(refusal)
+        return None
+    return read_file(ALIGNED, pairs, alignments=links.getvalue(), alignments_name=links.name)
 
 
 # --- the Type blocks view ---------------------------------------------------------------------
