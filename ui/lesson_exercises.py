@@ -278,7 +278,8 @@ EXERCISES = {
             "passes, and how many rules TYPE ends with.",
             "TOKEN has not moved: −1,586.8 at every pass, all 376 rules. Merging a node into "
             "the rule above it makes a composed rule that does not exist yet, weighed by the "
-            "base P₀ = V_f^−|r_f| V_e^−|r_e| alone (33 source and 34 target words here), and "
+            "base P₀ alone — 1/33 for each of its source symbols and 1/34 for each target "
+            "symbol (the pairs' vocabularies) — and "
             "one node at a time that never pays. TYPE ends at −1,214.7 with 229 rules, 33 "
             "distinct, 1.64 phrase pairs each: it merges a whole block at once, e.g. "
             "`[X,1] o mitsuketa ||| found the [X,1]`, 11 times — the verb with its object "

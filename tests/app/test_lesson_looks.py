@@ -12,7 +12,7 @@ from ui.charts import TITLE_CHARS
 
 RACE_PAGES = {"pages/toy_posterior.py": "toy", "pages/word_segmentation.py": "seg",
               "pages/tag_trajectories.py": "hmm", "pages/hmm_estimators.py": "gj",
-              "pages/tree_fragments.py": "tf"}
+              "pages/tree_fragments.py": "tf", "pages/forests.py": "fo"}
 LESSONS = (*RACE_PAGES, "pages/restaurants.py", "pages/type_blocks.py")
 
 
