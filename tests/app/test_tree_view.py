@@ -93,3 +93,19 @@ def test_the_sampler_race_races_token_and_type_on_the_ptsg(open_page):
         at.button(key="race_step").click().run()
     assert not at.exception and not at.error
     assert set(race.sweeps()) == {3}
+
+
+def test_type_blocks_takes_scfg_moves_and_marks_their_rules(open_page):
+    at = open_page(TYPE_BLOCKS, model="scfg")
+    assert at.radio(key="tb_model").value == "scfg"
+    for _ in range(3):
+        at.button(key="tb_step").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+    lab = at.session_state.tb
+    info, model = lab["move"]["info"], lab["model"]
+    assert " · " in lab["move"]["type"] and " ||| " in lab["move"]["type"]  # r₁ · r₂ + r₃
+    rows = next(md.value for md in at.markdown if "[X,1]" in md.value and "‖" in md.value)
+    # every pair shown lists its rules; the pivot's rule is marked
+    assert rows.count("‖") >= 1 and "background:" in rows
+    pivot_pair, _ = model.site_place(int(info.pivot))
+    assert f">{pivot_pair + 1}</span>" in rows

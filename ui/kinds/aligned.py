@@ -79,12 +79,12 @@ RULE_STYLE = ("display:inline-block;margin:2px 6px 2px 0;padding:1px 6px;border-
 
 def pair_row(model, state, u, marks):
     """Pair u: its two sentences, then the rules its current tree is cut into (the rule of
-    each marked node highlighted: the node's own rule when it is cut, else the rule holding
-    it)."""
+    each node in ``marks`` — {position in the pair's forest: (kind, …)}, or None — highlighted:
+    the node's own rule when it is cut, else the rule holding it)."""
     source, target = model.corpus.source[u], model.corpus.target[u]
     base = int(model.pair_start[u])
     marked = {}
-    for position, mark in marks.items():
+    for position, mark in (marks or {}).items():
         node = base + position
         while not state.cut[node] and state.up[node] >= 0:
             node = int(state.up[node])
