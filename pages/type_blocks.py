@@ -335,7 +335,15 @@ st.markdown(
     "makes it the root of a fragment. Its type is the fragment it belongs to when b = 0 "
     "(merged, M) against the two it splits into when b = 1 (upper U over lower L), written "
     "M · U + L; the sites of a type are found through an index of the fragments in use, and "
-    "two sites conflict when they touch one fragment.", unsafe_allow_html=True)
+    "two sites conflict when they touch one fragment.\n\n"
+    "**In the SCFG rules from forests** (Peng & Gildea 2014) a site is a node of a sentence "
+    "pair's current tree of phrase pairs and b = 1 cuts the tree there. Its type is the rule r₁ "
+    "it is inside when b = 0 against the rule r₂ above it and the rule r₃ it roots when b = 1, "
+    "each written `source ||| target`; the candidates are found through an index of the rules "
+    "in use (inside an occurrence of r₁, or at the root of one of r₃), and two sites conflict "
+    "when their rules r₁ share a node. [Tree fragments from forests](./forests) draws the "
+    "trees.",
+    unsafe_allow_html=True)
 st.caption("Both bar charts are exact conditional distributions computed by the engine, not "
            "histograms of samples (dark grey); the coloured bar is the value drawn.")
 exercises.show(SETTINGS)  # predict, then run: ui/lesson_exercises.py
