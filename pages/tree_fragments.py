@@ -85,14 +85,10 @@ def settings():
         race_page.length_input(KEY, "Passes per run", 1, MAX_PASSES,
                                help="TOKEN-anneal cools from 10 to 1 over the first half of "
                                     "the run")
-        st.number_input("Seed", 0, race_page.MAX_SEED, key="tf_seed",
-                        help="same seed, same settings → the same chains")
+        race_page.seed_input(KEY)
         with st.expander("Model settings"):
             options = OPTIONS.widgets(SETTINGS, MODEL)
-        st.checkbox("TYPE: skip approximation", key="tf_skip",
-                    help="skip pivots already sampled in a block this pass (Liang et al. "
-                         "§4.4). Faster, but an approximation: the chain's law is then only "
-                         "close to the posterior.")
+        race_page.skip_checkbox(KEY)
         SETTINGS.share(PICKER.upload_note)
     SETTINGS.save()
     config = race_page.race_config(KEY, corpus, model=MODEL.name, hyperparameters=options,

@@ -83,15 +83,11 @@ def settings():
         race_page.length_input(KEY, "Passes per run", 1, MAX_PASSES,
                                help="TOKEN-anneal cools from 10 to 1 over the first half of "
                                     "the run")
-        st.number_input("Seed", 0, race_page.MAX_SEED, key="seg_seed",
-                        help="same seed, same settings → the same chains")
+        race_page.seed_input(KEY)
         with st.expander("Model settings"):
             options = OPTIONS.widgets(SETTINGS, model_class)
         if "type" in model_class.samplers:
-            st.checkbox("TYPE: skip approximation", key="seg_skip",
-                        help="skip pivots already sampled in a block this pass (Liang et al. "
-                             "§4.4). Faster, but an approximation: the chain's law is then "
-                             "only close to the posterior.")
+            race_page.skip_checkbox(KEY)
         SETTINGS.share(PICKER.upload_note)
     SETTINGS.save()
     s = st.session_state

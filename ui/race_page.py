@@ -15,6 +15,21 @@ SECONDS_HELP = ("the clock beside Play is **Equal engine time**: every sampler r
                 "length is given in passes instead.")
 
 
+SKIP_HELP = ("skip pivots already sampled in a block this pass (Liang et al. §4.4). Faster, but "
+             "an approximation: the chain's law is then only close to the posterior.")
+
+
+def seed_input(key):
+    """The chains' seed in the sidebar (``{key}_seed``)."""
+    st.number_input("Seed", 0, MAX_SEED, key=f"{key}_seed",
+                    help="same seed, same settings → the same chains")
+
+
+def skip_checkbox(key, help=SKIP_HELP):
+    """TYPE's skip approximation in the sidebar (``{key}_skip``)."""
+    st.checkbox("TYPE: skip approximation", key=f"{key}_skip", help=help)
+
+
 def seconds_setting(default=2.0, what="the engine seconds per run"):
     """The run's length under equal engine time (``{key}_seconds``); ``what`` names it in
     messages (as the page's box does)."""

@@ -41,7 +41,8 @@ class ChainPool:
 
     def __init__(self, workers=None):
         self.size = workers or os.cpu_count() or 1
-        self._workers = [None] * self.size  # (process, connection, send lock)
+        # (process, connection, send lock, an Event set once its reader has seen it end)
+        self._workers = [None] * self.size
         self._races = weakref.WeakValueDictionary()  # race id -> LiveRace
         self._lock = threading.Lock()
 
@@ -49,7 +50,9 @@ class ChainPool:
         """Worker i, started now if it is not running."""
         with self._lock:
             held = self._workers[i]
-            if held is None or held[0].poll() is not None:
+            # a worker whose reader has seen its socket close is gone even while the system
+            # has not yet reaped it (poll() still None): a message sent to it would be lost
+            if held is None or held[3].is_set() or held[0].poll() is not None:
                 held = self._workers[i] = self._start()
             return held
 
@@ -60,16 +63,18 @@ class ChainPool:
             [sys.executable, "-m", "engine.live.chain_worker", str(theirs.fileno())],
             pass_fds=[theirs.fileno()], env={**os.environ, "PYTHONPATH": path}, cwd=ROOT)
         theirs.close()
-        connection = Connection(mine.detach())
-        threading.Thread(target=self._read, args=(connection,), daemon=True).start()
-        return process, connection, threading.Lock()
+        connection, gone = Connection(mine.detach()), threading.Event()
+        threading.Thread(target=self._read, args=(connection, gone), daemon=True).start()
+        return process, connection, threading.Lock(), gone
 
-    def _read(self, connection):
-        """File every message of one worker under its race, until the worker ends."""
+    def _read(self, connection, gone):
+        """File every message of one worker under its race, until the worker ends (then set
+        ``gone``)."""
         while True:
             try:
                 message = connection.recv()
             except (EOFError, OSError):
+                gone.set()
                 for race in list(self._races.values()):
                     race.failed("a worker process stopped; press Reset to start again")
                 return
@@ -80,7 +85,7 @@ class ChainPool:
     def send(self, i, message):
         """Send to worker i (started if need be). A worker that has just died is left to its
         reader thread, which tells every race ("a worker process stopped")."""
-        process, connection, lock = self._worker(i)
+        _, connection, lock, _ = self._worker(i)
         with lock, contextlib.suppress(OSError):
             connection.send(message)
 

@@ -123,8 +123,10 @@ def test_a_worker_that_dies_is_reported_and_replaced(pool):
     assert wait_until(lambda: race.error is not None, 10)
     assert "worker process stopped" in race.error
     again = LiveRace(pool, ToyModel(100), plan(["token"], 2, seed=0, total_sweeps=10, eta=0.5))
-    # the replacement is a fresh process at the workers' lower priority importing the engine:
-    # beside make test's other workers it was not ready in 120 s once (it times nothing)
+    # its "add" once went to the dead worker, which the system had not reaped yet, and was
+    # lost (never ready, in 120 s and in 360 s): a worker whose socket has closed is replaced.
+    # The replacement is a fresh process at the workers' lower priority: a long wait (it times
+    # nothing)
     assert again.wait_ready(3 * WAIT)
     again.sweep(10)
     assert again.finished
