@@ -12,8 +12,11 @@ import numpy as np
 
 from benchmarks.common import Row, equal_time_race, interleaved_medians, ratio_row
 from datasets.aligned import read_files
+from engine.core import hash_table
 from engine.core.rng import make_rng
 from engine.models.scfg.forest import forest
+from engine.models.scfg import kernels
+from engine.models.scfg import pitman_yor as py
 from engine.models.scfg.model import ScfgModel
 from engine.run import Run
 from engine.samplers import make_sampler
@@ -92,10 +95,51 @@ def equal_time(model):
                "", f"Fig. 4, η = 1; {table}", higher=True)
 
 
+def pitman_yor(corpus):
+    """Under the Pitman-Yor prior (d = 0.5, λ = 2, §5.1): the sweeps' times, and how far the
+    paper's approximate predictive (T = N^d) is from the exact one after 10 TYPE iterations,
+    over the 100 most used rules and 100 others."""
+    model = ScfgModel(corpus, pitman_yor=True)
+    token, typed = (Run(model, name, 1) for name in ("token", "type"))
+    times = {run.sampler_name: [] for run in (token, typed)}
+    for _ in range(10):
+        for run in (token, typed):
+            before = run.seconds  # engine time: the trace row's exact log p is not in it
+            run.sweep()
+            times[run.sampler_name].append(run.seconds - before)
+    t_token, t_type = (float(np.median(times[name])) for name in ("token", "type"))
+    t0 = time.perf_counter()
+    model.loglik_running(typed.state)
+    t_loglik = time.perf_counter() - t0
+    errors = predictive_errors(model, typed.state)
+    return [Row("Pitman-Yor TOKEN sweep", t_token * 1e3, None, "ms", "582 KFTT pairs, median of 10"),
+            Row("Pitman-Yor TYPE sweep", t_type * 1e3, None, "ms",
+                f"{t_type / t_token:.2f} × TOKEN, median of 10; the exact log p of a trace "
+                f"row (tables summed out) {t_loglik * 1e3:.0f} ms"),
+            Row("Approximate − exact log predictive, median |error|", float(np.median(errors)),
+                None, "", f"max {errors.max():.3g} over {len(errors)} rules in use after 10 "
+                "TYPE iterations (T = N^d against the tables summed out)")]
+
+
+def predictive_errors(model, state):
+    """|log approximate − log exact| predictive of the 100 most used rules and 100 others."""
+    live = np.flatnonzero(state.slot_key != hash_table.EMPTY)
+    classes = state.slot_key[live] >> kernels.CLASS_SHIFT
+    counts = state.slot_size[live].astype(np.int64)
+    log_p0 = state.logp0[state.slot_head[live]]
+    order = np.argsort(-counts, kind="stable")
+    others = make_rng(0).choice(order[100:], size=min(100, len(order) - 100), replace=False)
+    chosen = np.concatenate([order[:100], others])
+    approximate, exact = py.predictive_errors(classes, counts, log_p0, model.alpha,
+                                              model.discount, chosen)
+    return np.abs(approximate - exact)
+
+
 def rows():
     if not KFTT_PAIRS.exists():
         print(f"skipping the forest benchmarks: {KFTT_PAIRS} is missing", file=sys.stderr)
         return []
     corpus = read_files(KFTT_PAIRS, KFTT_GOLD)
     model = ScfgModel(corpus)
-    return [construction(corpus), *sweep_times(model), *iterations(model), equal_time(model)]
+    return [construction(corpus), *sweep_times(model), *iterations(model), equal_time(model),
+            *pitman_yor(corpus)]

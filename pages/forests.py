@@ -186,10 +186,11 @@ def draw_lexicon(name, model, state):
 
 
 @st.cache_data(max_entries=4, show_spinner="Enumerating every analysis…")
-def exact_posterior(corpus, alpha):
-    """Every analysis of a tiny corpus and its exact posterior (``ScfgModel.exact_posterior``;
-    the same whether or not the sampler weighs by deg(v): that is a sampler's setting)."""
-    return MODEL.from_corpus(corpus, alpha=alpha).exact_posterior()
+def exact_posterior(corpus, prior):
+    """Every analysis of a tiny corpus and its exact posterior (``ScfgModel.exact_posterior``)
+    under the prior's options ((name, value) pairs); the same whether or not the sampler
+    weighs by deg(v): that is a sampler's setting."""
+    return MODEL.from_corpus(corpus, **dict(prior)).exact_posterior()
 
 
 def root_edges(model, u):
@@ -213,7 +214,9 @@ def draw_exact(race):
     if len(names) < 2:
         st.caption(f"Pair {u + 1}'s root has one edge: there is no edge to check.")
         return
-    values, p = exact_posterior(st.session_state.fo_corpus, model.alpha)
+    prior = (("alpha", model.alpha), ("pitman_yor", model.pitman_yor),
+             ("discount", model.discount), ("poisson", model.poisson))
+    values, p = exact_posterior(st.session_state.fo_corpus, prior)
     exact = [p[values[:, where] == e].sum() for e in range(len(names))]
     rows = [dict(edge=name, sampler=label("exact"), share=share)
             for name, share in zip(names, exact)]
@@ -270,6 +273,11 @@ if "fo_race" in st.session_state:
     first_model = next(iter(race.runs.values())).model
     st.caption(f"**{shown.name}**: {len(first_model.forests):,} pairs, "
                f"{first_model.n_nodes:,} forest nodes ({first_model.n_sites:,} sites).")
+    if first_model.pitman_yor:
+        st.caption(f"Pitman-Yor prior per rule length (d = {first_model.discount:g}, λ = "
+                   f"{first_model.poisson:g}): **every sampler is approximate** here — its "
+                   "moves use the paper's table counts T = N^d (eqs. 6–7); log p(rules) is "
+                   "exact, the tables summed out.")
     playback.controls(KEY, on_reset=lambda: race_page.restart(
         KEY, make_model, record_values=len(shown) <= EXACT_PAIRS))
     check_view(race)

@@ -18,11 +18,6 @@ NO_CASE = ("the {name!r} model is registered but no module of tests/conformance/
            "computed independently of the engine, and the row of an analysis in it)")
 
 
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers", "samplers(*names): run this conformance test only for these samplers")
-
-
 def pytest_generate_tests(metafunc):
     models = registry.models()
     if "sampler_name" in metafunc.fixturenames:

@@ -15,6 +15,12 @@ a nonterminal, the same on the target side with each nonterminal numbered by its
 Each rule is a draw from G ~ DP(α, P₀), P₀(r) = V_f^−|r_f| V_e^−|r_e| (eq. 2), |r| counting a
 side's words and nonterminals. The rules in use are filed by key in ``engine.core.keyed_lists``
 (key → the nodes rooting an occurrence); a list's size is the rule's count N(r).
+
+Under the Pitman-Yor prior (eqs. 5–7) each rule length l = |r_f| + |r_e| has its own restaurant
+with a Poisson(λ) length prior, and tables are not tracked: T_r = N(r)^d and T_l = Σ T_r over
+the rules of length l (Huang & Renals' approximation, which the paper uses). A key then carries
+its rule's length in its top bits (``CLASS_SHIFT``), so that every count the samplers read knows
+its restaurant; the Dirichlet process is the one-restaurant case (class 0, d = 0, no Poisson).
 """
 from collections import namedtuple
 
@@ -35,17 +41,20 @@ MIX_B = np.uint64(0x94D049BB133111EB)
 # a word w enters a side's polynomial as w + WORD_CODE, the k-th nonterminal as k + 1
 WORD_CODE = 1 << 24
 TINY_LOG = -30.0  # log α P₀ below this counts as tiny next to any count (see log_count)
-ALPHA, LOG_ALPHA, LOG_VF, LOG_VE, DEG_ON = 0, 1, 2, 3, 4  # params
+# Pitman-Yor keys: bits 53–62 hold the rule's length (lengths past LONGEST share the last class)
+CLASS_SHIFT = 53
+LONGEST = (1 << (63 - CLASS_SHIFT)) - 1
+ALPHA, LOG_ALPHA, LOG_VF, LOG_VE, DEG_ON, DISCOUNT = 0, 1, 2, 3, 4, 5  # params
 
 CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "tails",
                  "f_start", "e_start", "f_prefix", "e_prefix", "power", "site_node",
-                 "node_site", "params")
+                 "node_site", "params", "log_pois")
 
 ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + (
     "edge", "cut", "up", "key", "logp0", "slot_key", "slot_head", "slot_size", "item_next",
-    "item_prev", "n_rules", "removed", "gone", "type_key", "type_logp0", "type_root", "frontier",
+    "item_prev", "n_rules", "cls_n", "cls_t", "removed", "gone", "type_key", "type_logp0", "type_root", "frontier",
     "order", "stack", "nodes", "region", "sym", "ov_key", "ov_count", "bs_key", "bs_count",
-    "seen", "clock"))
+    "ov_cls", "ov_dn", "ov_dt", "world", "world_f", "seen", "clock"))
 ScfgState.__doc__ = """State of the SCFG rule sampler: the forests (shared by copies), a tree in
 each and its cuts.
 
@@ -63,7 +72,9 @@ f_start, e_start : int64[P] where each pair's prefix hashes start in f_prefix, e
 f_prefix, e_prefix : uint64[Σ (length + 1)]   prefix hashes of each pair's word codes
 power : uint64[longest sentence + 1]          HASH_BASE^i
 site_node : int64[S]        the site's node; node_site : int64[N] the node's site, −1 at a root
-params : float64[5]         α, log α, log V_f, log V_e, and 1.0 (0.0: eq. 9 without ∏ deg(v))
+params : float64[6]         α, log α, log V_f, log V_e, 1.0 (0.0: eq. 9 without ∏ deg(v)), d
+log_pois : float64[L]       log Poisson(l; λ) of each rule length l (L = LONGEST + 1) under the
+                            Pitman-Yor prior; [0.0] under the DP (L = 1: one restaurant)
 edge : int64[N]             the chosen incoming edge, 0 … deg − 1 (kept off the tree too)
 cut : uint8[N]              1: the node roots a rule (always at a root; kept off the tree too)
 up : int64[N]               the node's parent in the current tree; −1 at a root and off the tree
@@ -72,6 +83,8 @@ logp0 : float64[N]          its log P₀
 slot_key, slot_head, slot_size : int64[C]   the rule index: key → the nodes rooting it
 item_next, item_prev : int64[N]             the index's links
 n_rules : int64[1]          rules in use, n
+cls_n : int64[L]            rules in use of each length, N_L(l) (the DP: cls_n[0] = n)
+cls_t : float64[L]          T_l = Σ N(r)^d over the rules of length l (eq. 7; zeros under the DP)
 removed : uint8[S]          1 while a site is removed (its rules out of the index: remove_site)
 gone : int64[N]             how many removed sites took out the rule rooted at the node
 type_key : int64[S, 3]      a removed site's type (r₁, r₂, r₃): the merged rule, the one above
@@ -86,6 +99,10 @@ bs_key, bs_count : int64[Z]         work: an edge step's current rules, as negat
 seen : int64[N], clock : int64[1]   work: the nodes redrawn in one ``refresh_off_tree``
 ov_key, ov_count : int64[2 Z]       work: rules added on top of the index while eq. 9 scores an
                             edge (N^{i−1})
+ov_cls : int64[2 Z], ov_dn : int64[2 Z], ov_dt : float64[2 Z]   work: what those rules add to
+                            their restaurants' N_L and T_l
+world : int64[4, 3], world_f : float64[2, 3]   work: a TYPE block's three rules under the
+                            Pitman-Yor prior (keys, restaurants, counts, N_L; T_l, log P₀)
 """
 
 implements = for_state(ScfgState)
@@ -180,6 +197,9 @@ def rule_key(state, r, frontier, order, stack):
     x = (x ^ (x >> np.uint64(27))) * MIX_B
     x = x ^ (x >> np.uint64(31))
     log_p0 = -f_len * state.params[LOG_VF] - e_len * state.params[LOG_VE]
+    if state.log_pois.shape[0] > 1:  # Pitman-Yor: the key names its length's restaurant
+        length = np.uint64(min(f_len + e_len, LONGEST))
+        x = (x >> np.uint64(64 - CLASS_SHIFT)) | (length << np.uint64(CLASS_SHIFT))
     return np.int64(x & KEY_BITS), log_p0
 
 
@@ -238,28 +258,42 @@ def count_of(state, key):
 
 
 @inline
-def log_count(state, n, log_p0):
-    """log(N(r) + α P₀(r)), exact also where α P₀ underflows a float.
+def rule_class(state, key):
+    """The restaurant of a rule: its length under the Pitman-Yor prior, 0 under the DP.
+
+    Parameters
+    ----------
+    state : ScfgState
+    key : int64
+
+    Returns
+    -------
+    int64
+    """
+    return key >> CLASS_SHIFT if state.log_pois.shape[0] > 1 else 0
+
+
+@inline
+def tables(state, n):
+    """T_r = N(r)^d (eq. 6), 0 for a rule not in use (0^0 would be 1).
 
     Parameters
     ----------
     state : ScfgState
     n : int
-    log_p0 : float64
 
     Returns
     -------
     float64
     """
-    log_base = state.params[LOG_ALPHA] + log_p0
-    if n == 0:
-        return log_base
-    return np.log(n) + np.log1p(np.exp(log_base - np.log(n)))
+    d = state.params[DISCOUNT]
+    return n ** d if n > 0 and d > 0.0 else 0.0
 
 
 @inline
-def log_predictive(state, n, log_p0, extra):
-    """log P(r | N) = log (N(r) + α P₀(r)) / (n + α) (eq. 4), with ``extra`` rules added to n.
+def log_count(state, n, log_p0, t_cls):
+    """log(N(r) − d T_r + (d T_l + α) P₀(r)), the numerator of eq. 5 (eq. 4's N(r) + α P₀(r)
+    when d = 0), exact also where the base term underflows a float.
 
     Parameters
     ----------
@@ -267,13 +301,67 @@ def log_predictive(state, n, log_p0, extra):
     n : int
         N(r).
     log_p0 : float64
-    extra : int
+    t_cls : float64
+        T_l of the rule's length.
 
     Returns
     -------
     float64
     """
-    return log_count(state, n, log_p0) - np.log(state.n_rules[0] + extra + state.params[ALPHA])
+    d = state.params[DISCOUNT]
+    if d > 0.0:
+        log_base = np.log(d * t_cls + state.params[ALPHA]) + log_p0
+        a = n - d * tables(state, n)
+    else:
+        log_base = state.params[LOG_ALPHA] + log_p0
+        a = float(n)
+    if n == 0:
+        return log_base
+    return np.log(a) + np.log1p(np.exp(log_base - np.log(a)))
+
+
+@inline
+def log_predictive(state, key, n, log_p0, dn, dt):
+    """log P(r | N): eq. 4 under the DP, eq. 5 under the Pitman-Yor prior (its Poisson length
+    prior included), with the rule's restaurant changed by dn rules and dt tables.
+
+    Parameters
+    ----------
+    state : ScfgState
+    key : int64
+    n : int
+        N(r).
+    log_p0 : float64
+    dn : int
+        Rules added to (negative: taken from) N_L(l), n under the DP.
+    dt : float64
+        Tables added to T_l.
+
+    Returns
+    -------
+    float64
+    """
+    c = rule_class(state, key)
+    return (log_count(state, n, log_p0, state.cls_t[c] + dt) + state.log_pois[c]
+            - np.log(state.cls_n[c] + dn + state.params[ALPHA]))
+
+
+@inline
+def count_rule(state, key, sign):
+    """n, N_L(l) and T_l when one occurrence of ``key`` is filed (sign 1) or taken out (−1),
+    before the index changes its count.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    key : int64
+    sign : int
+    """
+    c = rule_class(state, key)
+    n = count_of(state, key)
+    state.n_rules[0] += sign
+    state.cls_n[c] += sign
+    state.cls_t[c] += tables(state, n + sign) - tables(state, n)
 
 
 @kernel
@@ -286,10 +374,7 @@ def file_rule(state, r):
     r : int
     """
     key, log_p0 = rule_key(state, r, state.frontier, state.order, state.stack)
-    state.key[r], state.logp0[r] = key, log_p0
-    file_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
-              state.item_prev, key, r)
-    state.n_rules[0] += 1
+    file_known(state, r, key, log_p0)
 
 
 @kernel
@@ -301,9 +386,9 @@ def unfile_rule(state, r):
     state : ScfgState, mutated
     r : int
     """
+    count_rule(state, state.key[r], -1)
     unfile_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
                 state.item_prev, state.key[r], r)
-    state.n_rules[0] -= 1
 
 
 @inline
@@ -420,6 +505,8 @@ def recount(state):
     state.slot_key[:] = hash_table.EMPTY
     state.slot_size[:] = 0
     state.n_rules[0] = 0
+    state.cls_n[:] = 0
+    state.cls_t[:] = 0.0
     for p in range(state.pair_root.shape[0]):
         root = state.pair_root[p]
         state.cut[root] = 1
@@ -473,52 +560,47 @@ def type_of(state, n):
 
 
 @inline
-def weigh(state, w, k1, p1, k2, p2, k3, p3, n1, n2, n3, lost):
-    """eq. 8 in linear form into w[0], w[1]: P(r₁ | N) against P(r₂ | N) P(r₃ | N′), N′ = N + r₂,
-    given the counts n1, n2, n3 of the three rules and ``lost`` rules taken from n.
+def weigh(state, w, k1, p1, k2, p2, k3, p3):
+    """eq. 8 in linear form into w[0], w[1]: P(r₁ | N) against P(r₂ | N) P(r₃ | N′), N′ = N + r₂
+    (under the Pitman-Yor prior r₂ also adds to its length's N_L and T_l), N the index.
 
     Parameters
     ----------
-    state : ScfgState
+    state : ScfgState, the site's own rules out of the index
     w : float64[≥ 2]
         Output.
     k1, k2, k3 : int64
     p1, p2, p3 : float64
-    n1, n2, n3 : int
-    lost : int
     """
-    w0 = log_predictive(state, n1, p1, -lost)
-    w1 = (log_predictive(state, n2, p2, -lost)
-          + log_predictive(state, n3 + (1 if k3 == k2 else 0), p3, 1 - lost))
+    n2 = count_of(state, k2)
+    w0 = log_predictive(state, k1, count_of(state, k1), p1, 0, 0.0)
+    same = rule_class(state, k3) == rule_class(state, k2)
+    w1 = (log_predictive(state, k2, n2, p2, 0, 0.0)
+          + log_predictive(state, k3, count_of(state, k3) + (1 if k3 == k2 else 0), p3,
+                           1 if same else 0,
+                           tables(state, n2 + 1) - tables(state, n2) if same else 0.0))
     top = max(w0, w1)
     w[0], w[1] = np.exp(w0 - top), np.exp(w1 - top)
 
 
 @implements(interface.token_weights)
 def _token_weights(rng, state, s, w):
-    """interface.token_weights: eq. 8 with the site's own rules discounted (r₂ and r₃ when it
-    is cut, r₁ when not).
+    """interface.token_weights: eq. 8 with the site's own rules (r₂ and r₃ when it is cut, r₁
+    when not) taken out of the index while it is weighed, and put back.
 
     Parameters
     ----------
     rng : numpy.random.Generator
         Unused: the weights draw nothing.
-    state : ScfgState
+    state : ScfgState (unchanged on return but for the order of the index's lists)
     s : int
     w : float64[≥ 2]
         Output.
     """
-    n = state.site_node[s]
-    k1, p1, k2, p2, k3, p3, _ = type_of(state, n)
-    n1, n2, n3 = count_of(state, k1), count_of(state, k2), count_of(state, k3)
-    if state.cut[n]:
-        lost = 2
-        n2 -= 2 if k2 == k3 else 1
-        n3 -= 2 if k2 == k3 else 1
-    else:
-        lost = 1
-        n1 -= 1
-    weigh(state, w, k1, p1, k2, p2, k3, p3, n1, n2, n3, lost)
+    z = state.cut[state.site_node[s]]
+    interface.remove_site(state, s)
+    interface.site_weights(state, s, w)
+    interface.add_site(state, s, z)
 
 
 @implements(interface.set_value)
@@ -627,79 +709,98 @@ def region_out(state, n, r):
 
 
 @inline
-def overlay_add(state, m, key):
-    """Add one occurrence of ``key`` on top of the index (ov_key[:m], ov_count[:m]); returns
-    the overlay's new length.
+def overlay_add(state, m, mc, key, dn):
+    """Add dn occurrences of ``key`` on top of the index (ov_key[:m], ov_count[:m]) and what
+    they add to its restaurant's N_L and T_l (ov_cls[:mc], ov_dn[:mc], ov_dt[:mc]); returns the
+    overlays' new lengths.
 
     Parameters
     ----------
-    state : ScfgState, mutated (its overlay)
-    m : int
+    state : ScfgState, mutated (its overlays)
+    m, mc : int
     key : int64
+    dn : int
 
     Returns
     -------
-    int
+    (int, int)
     """
-    for i in range(m):
-        if state.ov_key[i] == key:
-            state.ov_count[i] += 1
-            return m
-    state.ov_key[m], state.ov_count[m] = key, 1
-    return m + 1
+    i = 0
+    while i < m and state.ov_key[i] != key:
+        i += 1
+    if i == m:
+        state.ov_key[m], state.ov_count[m] = key, 0
+        m += 1
+    n = count_of(state, key) + state.ov_count[i]
+    state.ov_count[i] += dn
+    c = rule_class(state, key)
+    j = 0
+    while j < mc and state.ov_cls[j] != c:
+        j += 1
+    if j == mc:
+        state.ov_cls[mc], state.ov_dn[mc], state.ov_dt[mc] = c, 0, 0.0
+        mc += 1
+    state.ov_dn[j] += dn
+    state.ov_dt[j] += tables(state, n + dn) - tables(state, n)
+    return m, mc
 
 
 @inline
-def overlay_count(state, m, key):
-    """The occurrences of ``key`` added on top of the index.
+def overlay_predictive(state, m, mc, key, log_p0):
+    """log P(r | N^{i−1}) with N^{i−1} the index plus the overlays.
 
     Parameters
     ----------
     state : ScfgState
-    m : int
+    m, mc : int
     key : int64
-
-    Returns
-    -------
-    int
-    """
-    for i in range(m):
-        if state.ov_key[i] == key:
-            return state.ov_count[i]
-    return 0
-
-
-@kernel
-def region_log_weight(state, n, r, inv_temp, base_m, lost):
-    """β Σ_i log P(r_i | N^{i−1}) + Σ log deg(v) of eq. 9 for n's current edge: the rules the
-    region would have (rooted at r, then at the cut nodes below n breadth first), drawn in turn
-    given N, the index less the region's current rules (their ``lost`` occurrences held as
-    negative counts in bs_key, bs_count[:base_m]); the deg(v) of every node strictly below n
-    (untempered: it counts states, it is no part of the posterior). A cut node below n on the
-    current tree keeps its rule whatever n's edge (its rule lies below it): its key is read,
-    not recomputed; only r's rule and those of nodes coming onto the tree are named anew.
-
-    Parameters
-    ----------
-    state : ScfgState (overlay ov_key, ov_count used as work)
-    n, r : int
-    inv_temp : float64
-    base_m, lost : int
+    log_p0 : float64
 
     Returns
     -------
     float64
     """
+    n = count_of(state, key)
+    for i in range(m):
+        if state.ov_key[i] == key:
+            n += state.ov_count[i]
+            break
+    c = rule_class(state, key)
+    for j in range(mc):
+        if state.ov_cls[j] == c:
+            return log_predictive(state, key, n, log_p0, state.ov_dn[j], state.ov_dt[j])
+    return log_predictive(state, key, n, log_p0, 0, 0.0)
+
+
+@kernel
+def region_log_weight(state, n, r, inv_temp, base_m):
+    """β Σ_i log P(r_i | N^{i−1}) + Σ log deg(v) of eq. 9 for n's current edge: the rules the
+    region would have (rooted at r, then at the cut nodes below n breadth first), drawn in turn
+    given N, the index less the region's current rules (held as negative counts in bs_key,
+    bs_count[:base_m]); the deg(v) of every node strictly below n (untempered: it counts
+    states, it is no part of the posterior). A cut node below n on the current tree keeps its
+    rule whatever n's edge (its rule lies below it): its key is read, not recomputed; only r's
+    rule and those of nodes coming onto the tree are named anew.
+
+    Parameters
+    ----------
+    state : ScfgState (overlays ov_* used as work)
+    n, r : int
+    inv_temp : float64
+    base_m : int
+
+    Returns
+    -------
+    float64
+    """
+    m, mc = 0, 0
     for i in range(base_m):
-        state.ov_key[i], state.ov_count[i] = state.bs_key[i], state.bs_count[i]
-    m = base_m
+        m, mc = overlay_add(state, m, mc, state.bs_key[i], state.bs_count[i])
     nodes = state.nodes
     k = below(state, n, nodes)
     key, log_p0 = rule_key(state, r, state.frontier, state.order, state.stack)
-    total = log_predictive(state, count_of(state, key) + overlay_count(state, m, key), log_p0,
-                           -lost)
-    m = overlay_add(state, m, key)
-    added = 1
+    total = overlay_predictive(state, m, mc, key, log_p0)
+    m, mc = overlay_add(state, m, mc, key, 1)
     log_deg = 0.0
     for i in range(k):
         v = nodes[i]
@@ -709,17 +810,15 @@ def region_log_weight(state, n, r, inv_temp, base_m, lost):
                 key, log_p0 = state.key[v], state.logp0[v]
             else:
                 key, log_p0 = rule_key(state, v, state.frontier, state.order, state.stack)
-            total += log_predictive(state, count_of(state, key) + overlay_count(state, m, key),
-                                    log_p0, added - lost)
-            m = overlay_add(state, m, key)
-            added += 1
+            total += overlay_predictive(state, m, mc, key, log_p0)
+            m, mc = overlay_add(state, m, mc, key, 1)
     return inv_temp * total + state.params[DEG_ON] * log_deg
 
 
 @inline
 def region_held(state, n, r):
     """The region's current rules (rooted at r and at the cut nodes below n) as negative
-    counts in bs_key, bs_count; returns (their distinct keys, their number).
+    counts in bs_key, bs_count; returns their distinct keys.
 
     Parameters
     ----------
@@ -728,15 +827,14 @@ def region_held(state, n, r):
 
     Returns
     -------
-    (int, int)
+    int
     """
     state.bs_key[0], state.bs_count[0] = state.key[r], -1
-    m, lost = 1, 1
+    m = 1
     k = below(state, n, state.nodes)
     for i in range(k):
         v = state.nodes[i]
         if state.cut[v]:
-            lost += 1
             j = 0
             while j < m and state.bs_key[j] != state.key[v]:
                 j += 1
@@ -744,7 +842,7 @@ def region_held(state, n, r):
                 state.bs_key[m], state.bs_count[m] = state.key[v], 0
                 m += 1
             state.bs_count[j] -= 1
-    return m, lost
+    return m
 
 
 @kernel
@@ -809,12 +907,12 @@ def sample_edge(rng, state, n, inv_temp, w):
     """
     refresh_off_tree(rng, state, n)
     r = n if state.cut[n] else rule_root(state, n)
-    base_m, lost = region_held(state, n, r)
+    base_m = region_held(state, n, r)
     old = state.edge[n]
     deg = state.edge_start[n + 1] - state.edge_start[n]
     for e in range(deg):
         state.edge[n] = e
-        w[e] = region_log_weight(state, n, r, inv_temp, base_m, lost)
+        w[e] = region_log_weight(state, n, r, inv_temp, base_m)
     new = draw_log_weights(rng, w, deg)
     state.edge[n] = old
     if new != old:  # most draws keep the edge: then nothing is written
@@ -974,10 +1072,10 @@ def file_known(state, r, key, log_p0):
     key : int64
     log_p0 : float64
     """
+    count_rule(state, key, 1)
     state.key[r], state.logp0[r] = key, log_p0
     file_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
               state.item_prev, key, r)
-    state.n_rules[0] += 1
 
 
 @implements(interface.add_site)
@@ -1015,10 +1113,8 @@ def _site_weights(state, s, w):
     w : float64[≥ 2]
         Output.
     """
-    k1, k2, k3 = state.type_key[s, T1], state.type_key[s, T2], state.type_key[s, T3]
-    weigh(state, w, k1, state.type_logp0[s, T1], k2, state.type_logp0[s, T2], k3,
-          state.type_logp0[s, T3], count_of(state, k1), count_of(state, k2),
-          count_of(state, k3), 0)
+    weigh(state, w, state.type_key[s, T1], state.type_logp0[s, T1], state.type_key[s, T2],
+          state.type_logp0[s, T2], state.type_key[s, T3], state.type_logp0[s, T3])
 
 
 @implements(interface.conflicts)
@@ -1373,7 +1469,158 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
     return j + 1
 
 
-implements(interface.block_weights)(block_weight.rising_block_weights)
+@inline
+def world_add(state, i, kk, cc, cnt, cn, ct, times):
+    """Add ``times`` draws of the type's rule i (0: r₁, 1: r₂, 2: r₃) to the small world of the
+    type's three rules: their counts (cnt) and their restaurants' N_L (cn) and T_l (ct).
+
+    Parameters
+    ----------
+    state : ScfgState
+    i, times : int
+    kk, cc : int64[3]
+        The rules' keys and restaurants.
+    cnt, cn : int64[3], ct : float64[3]
+        Mutated.
+    """
+    before = cnt[i]
+    for j in range(3):
+        if cc[j] == cc[i]:
+            cn[j] += times
+            ct[j] += tables(state, before + times) - tables(state, before)
+    for j in range(3):
+        if kk[j] == kk[i]:
+            cnt[j] += times
+
+
+@inline
+def world_log_p(state, i, kk, cc, cnt, cn, ct, log_p0):
+    """log P(r_i | the small world): eq. 5.
+
+    Parameters
+    ----------
+    state : ScfgState
+    i : int
+    kk, cc, cnt, cn : int64[3]
+    ct, log_p0 : float64[3]
+
+    Returns
+    -------
+    float64
+    """
+    return (log_count(state, cnt[i], log_p0[i], ct[i]) + state.log_pois[cc[i]]
+            - np.log(cn[i] + state.params[ALPHA]))
+
+
+@inline
+def world_reset(state, s0):
+    """The small world of the type of removed site s0 as the index has it: its three rules'
+    keys, restaurants and counts, and their restaurants' N_L and T_l (``state.world``,
+    ``state.world_f``).
+
+    Parameters
+    ----------
+    state : ScfgState, mutated (its world)
+    s0 : int
+    """
+    kk, cc, cnt, cn = state.world[0], state.world[1], state.world[2], state.world[3]
+    ct, log_p0 = state.world_f[0], state.world_f[1]
+    for j in range(3):
+        kk[j], log_p0[j] = state.type_key[s0, j], state.type_logp0[s0, j]
+        cc[j] = rule_class(state, kk[j])
+        cnt[j], cn[j], ct[j] = count_of(state, kk[j]), state.cls_n[cc[j]], state.cls_t[cc[j]]
+
+
+@kernel
+def sequential_log_g(state, s0, size, log_g, prefix):
+    """log g(m) − log g(0) of eq. 10 drawn in the paper's order (the size − m uncut sites' r₁,
+    then r₂ and r₃ of each of the m cut sites), each from eq. 5 given the draws before it: the
+    block weight under the Pitman-Yor prior, whose tables (T = N^d) make g no product of rising
+    factorials. O(size) when r₁'s length is neither r₂'s nor r₃'s (the cut sites' draws do not
+    depend on how many r₁ came before), else O(size²).
+
+    Parameters
+    ----------
+    state : ScfgState, the block removed (its world used as work)
+    s0, size : int
+    log_g : float64[≥ size + 1]
+        Output, m = the cut sites.
+    prefix : float64[≥ size + 1]
+        Work: Σ of the first k draws of r₁.
+    """
+    kk, cc, cnt, cn = state.world[0], state.world[1], state.world[2], state.world[3]
+    ct, log_p0 = state.world_f[0], state.world_f[1]
+    world_reset(state, s0)
+    prefix[0] = 0.0
+    for k in range(size):
+        prefix[k + 1] = prefix[k] + world_log_p(state, T1, kk, cc, cnt, cn, ct, log_p0)
+        world_add(state, T1, kk, cc, cnt, cn, ct, 1)
+    apart = cc[T1] != cc[T2] and cc[T1] != cc[T3]
+    world_reset(state, s0)
+    cut_part = 0.0
+    for m in range(size + 1):
+        if not apart:  # the m cut sites' draws after the size − m draws of r₁
+            world_reset(state, s0)
+            world_add(state, T1, kk, cc, cnt, cn, ct, size - m)
+            cut_part = 0.0
+            for _ in range(m):
+                cut_part += cut_draws(state, kk, cc, cnt, cn, ct, log_p0)
+        elif m > 0:
+            cut_part += cut_draws(state, kk, cc, cnt, cn, ct, log_p0)
+        log_g[m] = prefix[size - m] + cut_part
+    top = log_g[0]
+    for m in range(size + 1):
+        log_g[m] -= top
+
+
+@inline
+def cut_draws(state, kk, cc, cnt, cn, ct, log_p0):
+    """log P(r₂ | ·) + log P(r₃ | · + r₂): one cut site's draws, added to the small world.
+
+    Parameters
+    ----------
+    state : ScfgState
+    kk, cc, cnt, cn : int64[3]
+    ct, log_p0 : float64[3]
+
+    Returns
+    -------
+    float64
+    """
+    total = world_log_p(state, T2, kk, cc, cnt, cn, ct, log_p0)
+    world_add(state, T2, kk, cc, cnt, cn, ct, 1)
+    total += world_log_p(state, T3, kk, cc, cnt, cn, ct, log_p0)
+    world_add(state, T3, kk, cc, cnt, cn, ct, 1)
+    return total
+
+
+rising_block_weights = inline(block_weight.rising_block_weights)  # the DP's, compiled here
+
+
+@implements(interface.block_weights)
+def _block_weights(state, s0, v0, v1, size, linear, out, work):
+    """interface.block_weights: the DP's rising factorials (``block_delta``), or under the
+    Pitman-Yor prior eq. 10's draws in turn (``sequential_log_g``, log form).
+
+    Parameters
+    ----------
+    state : ScfgState, the block removed
+    s0, v0, v1, size : int
+    linear : bool
+    out : float64[2, ≥ size + 1]
+        Output.
+    work : float64[4, ≥ max(size + 1, block_weight.MAX_DELTA_TERMS)]
+
+    Returns
+    -------
+    bool
+    """
+    if state.log_pois.shape[0] == 1:
+        return rising_block_weights(state, s0, v0, v1, size, linear, out, work)
+    sequential_log_g(state, s0, size, work[1], work[0])
+    for m in range(size + 1):  # m sites set to v1: m cut when v1 = 1
+        out[0, m] = work[1, m] if v1 == 1 else work[1, size - m] - work[1, size]
+    return False
 
 
 @implements(interface.pivots_in_order)

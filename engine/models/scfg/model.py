@@ -24,10 +24,12 @@ from engine.core.word_hash import fill_prefix_hashes
 from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Output,
                                     Presentation, SiteView)
 from engine.models.registry import register
-from engine.models.scfg import kernels
+from engine.models.scfg import kernels, pitman_yor
 from engine.models.scfg.forest import forest
 
 ALPHA = 5.0  # §5.1: α = 5 for every rule size, DP and Pitman-Yor alike
+DISCOUNT = 0.5  # §5.1: d = 0.5
+POISSON = 2.0  # §5.1: λ = 2 for the rule-length prior
 CUT_MARK = "*"
 _NODE = re.compile(r"\((\d+)-(\d+)/(\d+)-(\d+)(\*?)")
 
@@ -52,6 +54,11 @@ class ScfgModel(ModelBase):
     no_deg : bool
         Leave ∏ deg(v) over the subtree an edge switches on out of eq. 9: the sampler without
         it, which the lesson shows is wrong.
+    pitman_yor : bool
+        A Pitman-Yor process per rule length with a Poisson length prior (eq. 5) instead of
+        the DP; its samplers use the paper's table approximation (eqs. 6–7).
+    discount, poisson : float
+        d and λ of the Pitman-Yor prior.
     """
 
     name = "scfg"
@@ -67,6 +74,13 @@ class ScfgModel(ModelBase):
         Option("no_deg", "--no-deg", bool, False,
                "leave the ∏ deg(v) factor out of the edge step (eq. 9): a wrong sampler, to "
                "see why it is there"),
+        Option("pitman_yor", "--pitman-yor", bool, False,
+               "a Pitman-Yor process per rule length with a Poisson length prior (eq. 5) "
+               "instead of the DP; moves use the paper's approximate tables T = N^d (eqs. 6-7)"),
+        Option("discount", "--discount", float, DISCOUNT,
+               "d, the Pitman-Yor discount (with --pitman-yor)", 0.0, 0.99),
+        Option("poisson", "--poisson", float, POISSON,
+               "λ, the Poisson prior's mean rule length (with --pitman-yor)", 1e-3, 1e3),
         Option("alignments", "--alignments", str, None,
                "the alignments in Pharaoh format, a line per pair (default: each line of "
                "--data carries its links as a third field)", reads=True),
@@ -94,8 +108,8 @@ class ScfgModel(ModelBase):
         return cls.from_corpus(aligned.read_files(path, alignments), **options)
 
     @classmethod
-    def from_corpus(cls, corpus, alpha=ALPHA, no_deg=False):
-        model = cls(corpus, alpha=alpha, no_deg=no_deg)
+    def from_corpus(cls, corpus, **options):
+        model = cls(corpus, **options)
         if model.n_sites == 0:
             raise ValueError("no pair has a phrase pair inside it: there is no rule to choose "
                              "(do the pairs have links?)")
@@ -105,11 +119,18 @@ class ScfgModel(ModelBase):
     def tiny(cls):
         return cls(aligned.read("a b c ||| x y z ||| 0-0 1-1 2-2\n" * 2 + aligned.EXAMPLE))
 
-    def __init__(self, corpus: AlignedCorpus, alpha=ALPHA, no_deg=False):
+    def __init__(self, corpus: AlignedCorpus, alpha=ALPHA, no_deg=False, pitman_yor=False,
+                 discount=DISCOUNT, poisson=POISSON):
         if not (math.isfinite(alpha) and alpha > 0):
             raise ValueError(f"α must be a positive number (got {alpha})")
+        if pitman_yor and not (0.0 <= discount < 1.0 and poisson > 0):
+            raise ValueError(f"the Pitman-Yor prior needs 0 ≤ d < 1 and λ > 0 (got d = "
+                             f"{discount}, λ = {poisson})")
         self.corpus = corpus
         self.alpha = float(alpha)
+        self.pitman_yor = bool(pitman_yor)
+        self.discount = float(discount) if pitman_yor else 0.0
+        self.poisson = float(poisson)
         self.forests = [forest(len(f), len(e), links)
                         for f, e, links in zip(corpus.source, corpus.target, corpus.links)]
         self.v_f = len({w for words in corpus.source for w in words})
@@ -146,7 +167,16 @@ class ScfgModel(ModelBase):
             f_prefix=f_prefix, e_prefix=e_prefix, power=power,
             site_node=site_node.astype(np.int64), node_site=node_site,
             params=np.array([self.alpha, math.log(self.alpha), math.log(self.v_f),
-                             math.log(self.v_e), 1.0 if deg else 0.0]))
+                             math.log(self.v_e), 1.0 if deg else 0.0, self.discount]),
+            log_pois=self._log_pois())
+
+    def _log_pois(self):
+        """log Poisson(l; λ) of every rule length (``kernels.log_pois``; [0.0]: the DP)."""
+        if not self.pitman_yor:
+            return np.zeros(1)
+        lengths = np.arange(kernels.LONGEST + 1)
+        return np.array([l * math.log(self.poisson) - self.poisson - math.lgamma(l + 1)
+                         for l in lengths])
 
     @staticmethod
     def _prefixes(sentences):
@@ -196,14 +226,18 @@ class ScfgModel(ModelBase):
             slot_key=np.full(capacity, hash_table.EMPTY, np.int64),
             slot_head=np.full(capacity, -1, np.int64), slot_size=np.zeros(capacity, np.int64),
             item_next=np.full(n, -1, np.int64), item_prev=np.full(n, -1, np.int64),
-            n_rules=np.zeros(1, np.int64), removed=np.zeros(self.n_sites, np.uint8),
+            n_rules=np.zeros(1, np.int64),
+            cls_n=np.zeros(len(self.arrays["log_pois"]), np.int64),
+            cls_t=np.zeros(len(self.arrays["log_pois"])), removed=np.zeros(self.n_sites, np.uint8),
             gone=np.zeros(n, np.int64), type_key=np.zeros((self.n_sites, 3), np.int64),
             type_logp0=np.zeros((self.n_sites, 3)), type_root=np.zeros(self.n_sites, np.int64),
             frontier=np.zeros(z, np.int64), region=np.zeros(z, np.int64),
             sym=np.zeros((n, 2), np.int64),
             order=np.zeros(z, np.int64), stack=np.zeros(2 * z, np.int64),
             nodes=np.zeros(z, np.int64), ov_key=np.zeros(2 * z, np.int64),
-            ov_count=np.zeros(2 * z, np.int64), bs_key=np.zeros(z, np.int64),
+            ov_count=np.zeros(2 * z, np.int64), ov_cls=np.zeros(2 * z, np.int64),
+            ov_dn=np.zeros(2 * z, np.int64), ov_dt=np.zeros(2 * z),
+            world=np.zeros((4, 3), np.int64), world_f=np.zeros((2, 3)), bs_key=np.zeros(z, np.int64),
             bs_count=np.zeros(z, np.int64), seen=np.zeros(n, np.int64),
             clock=np.zeros(1, np.int64))
         kernels.recount(state)
@@ -236,8 +270,16 @@ class ScfgModel(ModelBase):
 
     # --- probabilities --------------------------------------------------------------------------
     def loglik_running(self, state):
-        """log p(rules) from the state's own index: Σ_r log(α P₀(r))^(N_r) − log α^(n)."""
+        """log p(rules) from the state's own index: Σ_r log(α P₀(r))^(N_r) − log α^(n) under
+        the DP; under the Pitman-Yor prior its exact value, tables summed out
+        (``pitman_yor.py``)."""
         live = np.flatnonzero(state.slot_key != hash_table.EMPTY)
+        if self.pitman_yor:
+            keys = state.slot_key[live]
+            return pitman_yor.log_probability(
+                keys >> kernels.CLASS_SHIFT, state.slot_size[live].astype(np.int64),
+                state.logp0[state.slot_head[live]], self.alpha, self.discount,
+                self.arrays["log_pois"])
         total = 0.0
         for slot in live:
             log_base = math.log(self.alpha) + state.logp0[state.slot_head[slot]]
@@ -467,14 +509,9 @@ class ScfgModel(ModelBase):
                           "hyperedge to those children", line=pair + 1)
 
     def formulas(self):
-        """The model (eqs. 2–4) and the two steps TOKEN takes (eqs. 8–9), with this corpus's
-        numbers."""
-        return (
-            ("markdown", "Each composed rule r = (r_f, r_e) is drawn from a Dirichlet process: "
-                         "after n rules, of which N(r) are r, the next is r with probability "
-                         "(eqs. 2 and 4)"),
-            ("latex", r"P(r \mid N) = \frac{N(r) + \alpha P_0(r)}{n + \alpha},\qquad "
-                      r"P_0(r) = V_f^{-|r_f|}\, V_e^{-|r_e|}"),
+        """The model (eqs. 2–4, or 5–7 under the Pitman-Yor prior) and the two steps TOKEN
+        takes (eqs. 8–9), with this corpus's numbers."""
+        return (*self._prior_formulas(),
             ("markdown", f"where |r_f| counts the source side's words and nonterminals. Here "
                          f"α = {self.alpha:g}, V_f = {self.v_f:,} and V_e = {self.v_e:,} "
                          "words. **TOKEN** (Algorithm 1) walks each pair's tree from its "
@@ -492,3 +529,27 @@ class ScfgModel(ModelBase):
                          "(r₁, r₂, r₃) whose rules share no node, and draws how many m of them "
                          "are cut, p(m) ∝ C(n, m) g(m) (eqs. 10–11)."),
         )
+
+    def _prior_formulas(self):
+        if not self.pitman_yor:
+            return (
+                ("markdown", "Each composed rule r = (r_f, r_e) is drawn from a Dirichlet "
+                             "process: after n rules, of which N(r) are r, the next is r with "
+                             "probability (eqs. 2 and 4)"),
+                ("latex", r"P(r \mid N) = \frac{N(r) + \alpha P_0(r)}{n + \alpha},\qquad "
+                          r"P_0(r) = V_f^{-|r_f|}\, V_e^{-|r_e|}"))
+        return (
+            ("markdown", "Each rule length l = |r_f| + |r_e| has its own Pitman-Yor process, "
+                         f"discount d = {self.discount:g}, and the length its Poisson prior, "
+                         f"λ = {self.poisson:g} (eq. 5): after N_L(l) rules of length l, of "
+                         "which N(r) are r,"),
+            ("latex", r"P(r \mid N) = \frac{N(r) - d\,T_r + (d\,T_l + \alpha) P_0(r)}"
+                      r"{N_L(l) + \alpha}\;\frac{\lambda^l e^{-\lambda}}{l!},\qquad "
+                      r"P_0(r) = V_f^{-|r_f|}\, V_e^{-|r_e|}"),
+            ("markdown", "T_r and T_l count the tables serving r and all rules of length l. "
+                         "The samplers do not track tables: they use the paper's approximation "
+                         "T_r = N(r)^d, T_l = Σ T_r (eqs. 6–7), so **every sampler is "
+                         "approximate under this prior** (the benchmarks measure its "
+                         "predictive within 0.07 of the exact one in log, median, on KFTT). "
+                         "The log p(rules) the lab reports is exact: every seating of the "
+                         "tables summed out."))

@@ -133,11 +133,43 @@ def log_p(model, rules):
     return total
 
 
+def log_p_pitman_yor(model, rules):
+    """The Pitman-Yor prior's probability of the rules, each length l = |r_f| + |r_e| its own
+    restaurant (α, d, base P₀) with a Poisson(λ) length prior (eq. 5): every seating of the
+    customers summed out by brute force, one customer after another."""
+    total = 0.0
+    for length in {len(r[0]) + len(r[1]) for r in rules}:
+        mine = [r for r in rules if len(r[0]) + len(r[1]) == length]
+        total += len(mine) * (length * math.log(model.poisson) - model.poisson
+                              - math.lgamma(length + 1))
+        total += math.log(seatings(model, mine, {}))
+    return total
+
+
+def seatings(model, rules, tables):
+    """Σ over the seatings of ``rules`` (in turn) of their probability, given the tables so far
+    ({rule: [customers at each of its tables]})."""
+    if not rules:
+        return 1.0
+    r, rest = rules[0], rules[1:]
+    a, d = model.alpha, model.discount
+    n = sum(sum(sizes) for sizes in tables.values())
+    t = sum(len(sizes) for sizes in tables.values())
+    p0 = model.v_f ** -len(r[0]) * model.v_e ** -len(r[1])
+    total = 0.0
+    for i, size in enumerate(tables.get(r, [])):  # an existing table of r
+        grown = {**tables, r: tables[r][:i] + [size + 1] + tables[r][i + 1:]}
+        total += (size - d) / (n + a) * seatings(model, rest, grown)
+    opened = {**tables, r: tables.get(r, []) + [1]}  # a new table, its dish drawn from P₀
+    return total + (a + d * t) * p0 / (n + a) * seatings(model, rest, opened)
+
+
 def exact(model, power=1.0):
     """(values of every analysis as rows, their exact posterior^power normalised, and each
     analysis's log p)."""
     every = analyses(model)
-    log_ps = [log_p(model, rules) for rules, _ in every]
+    score = log_p_pitman_yor if getattr(model, "pitman_yor", False) else log_p
+    log_ps = [score(model, rules) for rules, _ in every]
     return np.array([v for _, v in every]), normalised(log_ps, power), np.array(log_ps)
 
 
