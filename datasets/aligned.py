@@ -25,6 +25,9 @@ BUILTIN = Path(__file__).parent / "builtin" / "aligned.txt"
 # one four-word monotone pair: 5 trees of 7 nodes, 320 analyses, whose root's three edges have
 # exact posterior 0.4, 0.2, 0.4 (the lesson's check of the edge step, with and without deg(v))
 MONOTONE = "a b c d ||| w x y z ||| 0-0 1-1 2-2 3-3\n"
+# one three-word pair twice and a two-word pair inside it: their rules recur, so TYPE's blocks
+# (and one-stage's sequential draws) span pairs; 4,096 analyses
+RECURRING = ("a b c ||| x y z ||| 0-0 1-1 2-2\n" * 2) + "b c ||| y z ||| 0-0 1-1\n"
 EXAMPLE = "我 今天 和 她 有 约会 ||| I have a date with her today ||| 0-0 1-6 2-4 3-5 4-1 5-3"
 
 
@@ -183,6 +186,11 @@ def read_upload(data, name="aligned pairs", alignments=None, alignments_name="al
 def monotone() -> AlignedCorpus:
     """The tiny corpus of one monotone four-word pair (``MONOTONE``)."""
     return read(MONOTONE, name="Tiny: one four-word pair")
+
+
+def recurring() -> AlignedCorpus:
+    """The tiny corpus of three pairs whose rules recur (``RECURRING``)."""
+    return read(RECURRING, name="Tiny: three pairs whose rules recur")
 
 
 def builtin() -> AlignedCorpus:

@@ -241,6 +241,17 @@ def fo_without_deg(race):
     assert middle > 0.28  # exact 0.2 (enumerated in tests/unit/test_scfg.py)
 
 
+def fo_one_stage(race):
+    """The share of passes at three rules (every pair one rule: the mode), exact 0.777."""
+    model = race.runs["type"].model
+    values, p = model.exact_posterior()
+    rules = np.array([model.state_from_values(v).n_rules[0] for v in values])
+    assert p[rules == 3].sum() == pytest.approx(0.777, abs=1e-3)
+    at_three = {name: (column(race, name, "rules")[1:] == 3).mean() for name in race.runs}
+    assert at_three["one-stage"] < 0.62
+    assert 0.70 < at_three["one-stage-mh"] < 0.85 and 0.70 < at_three["type"] < 0.85
+
+
 RACES = [
     ("pages/toy_posterior.py", "toy", "Fig. 2: TOKEN stuck at m = n, TYPE at the mode", toy_fig2),
     ("pages/toy_posterior.py", "toy", "Small n = 12: TYPE's draws, m by m", toy_small),
@@ -281,6 +292,7 @@ RACES = [
     ("pages/forests.py", "fo", "TOKEN stuck at all-cut", fo_token_stuck),
     ("pages/forests.py", "fo", "TYPE-anneal: hot, then as high as TYPE", fo_anneal),
     ("pages/forests.py", "fo", "Without deg(v) the edge sampler is wrong", fo_without_deg),
+    ("pages/forests.py", "fo", "One-stage is biased; corrected, it is not", fo_one_stage),
     ("pages/particle_filter.py", "pf", "N = 1 collapses: one particle is DPS", pf_one_collapses),
     ("pages/particle_filter.py", "pf", "Resampling only at ESS ≤ 1: one particle takes all the "
      "weight", pf_weights_degenerate),
