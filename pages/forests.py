@@ -173,7 +173,34 @@ def draw_pair(race):
                    "(choose a shorter pair).")
     else:
         st.markdown(scrolled(hypergraph(view)), unsafe_allow_html=True)
+    draw_edges(model, state, u)
     draw_lexicon(name, model, state)
+
+
+def draw_edges(model, state, u):
+    """One node's incoming edges as eq. 9 weighs them, with and without ∏ deg(v)."""
+    fo, base = model.forests[u], int(model.pair_start[u])
+    words = model.corpus.source[u]
+    choices = [base + v for v in range(fo.n_nodes)
+               if fo.deg(v) > 1 and (v == fo.root or state.up[base + v] >= 0)]
+    if not choices:
+        st.caption(f"No node on pair {u + 1}'s tree has more than one incoming edge: its tree "
+                   "is the forest's only one.")
+        return
+    n = st.selectbox("A node on the tree with a choice of edges", choices,
+                     format_func=lambda n: " ".join(words[fo.f_lo[n - base]:fo.f_hi[n - base]]),
+                     key="fo_node")
+    table = pd.DataFrame(model.edge_alternatives(state, n)).rename(columns={
+        "edge": "edge (its parts)", "chosen": "now", "rule": "the rule holding the node",
+        "deg": "∏ deg(v)", "log_p_rules": "log Π P(rᵢ)", "p": "P(edge) (eq. 9)",
+        "p_without_deg": "without deg(v)"})
+    st.markdown("**Its incoming edges as eq. 9 weighs them**: the rules each would make, drawn "
+                "in turn, times ∏ deg(v) over the nodes it brings onto the tree below the node "
+                "(their values off the tree as they stand now; a step first redraws those "
+                "at random)")
+    st.dataframe(table, hide_index=True, key="fo_edges_table",
+                 column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                for c in ("log Π P(rᵢ)", "P(edge) (eq. 9)", "without deg(v)")})
 
 
 def draw_lexicon(name, model, state):

@@ -155,7 +155,7 @@ tree_children = _stub("tree_children", """tree_children(state, n, out) -> int
 edge_step = _stub("edge_step", """edge_step(rng, state, n, inv_temp, w) -> bool
     Resample the incoming edge of node n (on the current tree, deg(n) > 1) from its
     conditional given everything else, the posterior's part tempered by inv_temp; w: float64
-    work of at least deg(n). Return whether it changed. Mutates state.""")
+    work of at least 2 deg(n). Return whether it changed. Mutates state.""")
 
 
 # --- parameters (Gao & Johnson's explicit samplers, EM and variational Bayes) ---------------------

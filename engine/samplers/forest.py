@@ -38,10 +38,11 @@ class ForestWalk(Sampler):
     def make_buffers(self, state):
         n = moves.count_sites(state)
         # a node has fewer edges than the sites, and a tree fewer nodes than the sites and
-        # the roots: room for the largest without asking the model
+        # the roots: room for the largest without asking the model (w: an edge step's two
+        # parts per edge)
         return dict(cursor=np.zeros(3, np.int64), visited=np.zeros(n, np.uint8),
-                    w=np.zeros(n + 2), queue=np.zeros(n + forest.count_sentences(state),
-                                                      np.int64),
+                    w=np.zeros(2 * n + 2), queue=np.zeros(n + forest.count_sentences(state),
+                                                          np.int64),
                     work=np.zeros(n + forest.count_sentences(state), np.int64),
                     ints=np.zeros((3, n), np.int64),
                     floats=np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS))),

@@ -1,6 +1,7 @@
 """The forests page through AppTest: the Pitman-Yor prior chosen in the model settings."""
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -46,3 +47,17 @@ def test_on_a_tiny_corpus_the_chains_stand_beside_the_exact_posterior(open_page)
     exact = rows[rows.sampler == "exact"].set_index("value").share
     assert exact.sum() == pytest.approx(1.0) and exact["3"] == pytest.approx(0.777, abs=1e-3)
     assert rows.sampler.nunique() == 4  # the exact posterior and the three chains
+
+
+def test_a_nodes_edges_are_weighed_with_and_without_deg(open_page):
+    """The four-word pair's root: three edges, the two that bring a node of two edges onto the
+    tree weighed twice (∏ deg(v) = 2), which is the whole of the preset's point."""
+    at = open_page(PAGE, preset=slug("Without deg(v) the edge sampler is wrong"))
+    model = at.session_state.fo_race.runs["token"].model
+    at.selectbox(key="fo_node").set_value(int(model.arrays["pair_root"][0])).run()
+    table = next(d.value for d in at.dataframe if "∏ deg(v)" in d.value.columns)
+    assert list(table["∏ deg(v)"]) == [2, 1, 2] and table["now"].sum() == 1
+    weights = np.exp(table["log Π P(rᵢ)"]) * table["∏ deg(v)"]
+    np.testing.assert_allclose(table["P(edge) (eq. 9)"], weights / weights.sum())
+    plain = np.exp(table["log Π P(rᵢ)"])
+    np.testing.assert_allclose(table["without deg(v)"], plain / plain.sum())

@@ -28,7 +28,7 @@ class Sweeper:
         deg = int(np.diff(model.arrays["edge_start"]).max())
         self.cursor = np.zeros(3, np.int64)
         self.args = (inv_temp, typed, greedy, stages, skip, np.zeros(n, np.uint8),
-                     np.zeros(max(2, deg)),
+                     np.zeros(2 * max(2, deg)),  # an edge step: two parts an edge
                      np.zeros(z, np.int64), np.zeros((3, n), np.int64),
                      np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS))),
                      np.zeros(n, np.uint8))

@@ -773,25 +773,23 @@ def overlay_predictive(state, m, mc, key, log_p0):
 
 
 @kernel
-def region_log_weight(state, n, r, inv_temp, base_m):
-    """β Σ_i log P(r_i | N^{i−1}) + Σ log deg(v) of eq. 9 for n's current edge: the rules the
-    region would have (rooted at r, then at the cut nodes below n breadth first), drawn in turn
+def region_log_weight(state, n, r, base_m):
+    """The two parts of eq. 9 for n's current edge: Σ_i log P(r_i | N^{i−1}), the rules the
+    region would have (rooted at r, then at the cut nodes below n breadth first) drawn in turn
     given N, the index less the region's current rules (held as negative counts in bs_key,
-    bs_count[:base_m]); the deg(v) of every node strictly below n (untempered: it counts
-    states, it is no part of the posterior). A cut node below n on the current tree keeps its
-    rule whatever n's edge (its rule lies below it): its key is read, not recomputed; only r's
-    rule and those of nodes coming onto the tree are named anew.
+    bs_count[:base_m]); and Σ log deg(v) over every node strictly below n. A cut node below n
+    on the current tree keeps its rule whatever n's edge (its rule lies below it): its key is
+    read, not recomputed; only r's rule and those of nodes coming onto the tree are named anew.
 
     Parameters
     ----------
     state : ScfgState (overlays ov_* used as work)
     n, r : int
-    inv_temp : float64
     base_m : int
 
     Returns
     -------
-    float64
+    (float64, float64)
     """
     m, mc = 0, 0
     for i in range(base_m):
@@ -812,7 +810,7 @@ def region_log_weight(state, n, r, inv_temp, base_m):
                 key, log_p0 = rule_key(state, v, state.frontier, state.order, state.stack)
             total += overlay_predictive(state, m, mc, key, log_p0)
             m, mc = overlay_add(state, m, mc, key, 1)
-    return inv_temp * total + state.params[DEG_ON] * log_deg
+    return total, log_deg
 
 
 @inline
@@ -886,6 +884,50 @@ def refresh_off_tree(rng, state, n):
             top += 1
 
 
+@inline
+def deg_of(state, n):
+    """deg(n): node n's incoming edges.
+
+    Parameters
+    ----------
+    state : ScfgState
+    n : int
+
+    Returns
+    -------
+    int64
+    """
+    return state.edge_start[n + 1] - state.edge_start[n]
+
+
+@kernel
+def edge_log_weights(state, n, rules, degs):
+    """eq. 9's parts for each incoming edge of node n (on the tree) with the values off the
+    tree as they stand: Σ log P(r_i | N^{i−1}) of the rules it would make into rules[e], Σ log
+    deg(v) over the nodes below n it would bring onto the tree into degs[e]. Returns deg(n).
+
+    Parameters
+    ----------
+    state : ScfgState (n's edge restored on return)
+    n : int
+    rules, degs : float64[≥ deg(n)]
+        Output.
+
+    Returns
+    -------
+    int
+    """
+    r = n if state.cut[n] else rule_root(state, n)
+    base_m = region_held(state, n, r)
+    old = state.edge[n]
+    deg = deg_of(state, n)
+    for e in range(deg):
+        state.edge[n] = e
+        rules[e], degs[e] = region_log_weight(state, n, r, base_m)
+    state.edge[n] = old
+    return deg
+
+
 @kernel
 def sample_edge(rng, state, n, inv_temp, w):
     """Gibbs-sample node n's incoming edge from eq. 9 (n on the tree, more than one edge):
@@ -898,8 +940,8 @@ def sample_edge(rng, state, n, inv_temp, w):
     state : ScfgState, mutated
     n : int
     inv_temp : float64
-    w : float64[≥ deg(n)]
-        Output: the edges' log weights.
+    w : float64[≥ 2 deg(n)]
+        Output: the edges' log weights (the second deg(n) entries: work).
 
     Returns
     -------
@@ -907,14 +949,11 @@ def sample_edge(rng, state, n, inv_temp, w):
     """
     refresh_off_tree(rng, state, n)
     r = n if state.cut[n] else rule_root(state, n)
-    base_m = region_held(state, n, r)
-    old = state.edge[n]
-    deg = state.edge_start[n + 1] - state.edge_start[n]
-    for e in range(deg):
-        state.edge[n] = e
-        w[e] = region_log_weight(state, n, r, inv_temp, base_m)
+    deg = edge_log_weights(state, n, w, w[deg_of(state, n):])
+    for e in range(deg):  # β tempers the rules, not ∏ deg(v): it counts states
+        w[e] = inv_temp * w[e] + state.params[DEG_ON] * w[deg + e]
     new = draw_log_weights(rng, w, deg)
-    state.edge[n] = old
+    old = state.edge[n]
     if new != old:  # most draws keep the edge: then nothing is written
         region_out(state, n, r)
         detach(state, n)
@@ -939,7 +978,7 @@ def _edge_step(rng, state, n, inv_temp, w):
     state : ScfgState, mutated
     n : int
     inv_temp : float64
-    w : float64[≥ deg(n)]
+    w : float64[≥ 2 deg(n)]
         Work.
 
     Returns

@@ -396,6 +396,33 @@ class ScfgModel(ModelBase):
             sides.append(" ".join(out))
         return f"{sides[0]} ||| {sides[1]}"
 
+    def edge_alternatives(self, state, n):
+        """Node n's incoming edges (n on the tree) as eq. 9 weighs them with the values off the
+        tree as they stand: each edge's parts (source words), the rule holding n it would make,
+        ∏ deg(v) over the nodes it brings below n, log Π P(r_i) of the rules it would make, and
+        its probability with and without the deg(v) factor. A list of dicts, one an edge."""
+        deg = int(self.arrays["edge_start"][n + 1] - self.arrays["edge_start"][n])
+        rules, degs = np.zeros(deg), np.zeros(deg)
+        kernels.edge_log_weights(state, n, rules, degs)
+        with_deg, without = (np.exp(x - x.max()) / np.exp(x - x.max()).sum()
+                             for x in (rules + degs, rules))
+        root = n
+        while not state.cut[root]:
+            root = int(state.up[root])
+        pair = int(self.arrays["node_pair"][n])
+        words, base = self.corpus.source[pair], int(self.pair_start[pair])
+        fo, trial = self.forests[pair], self.clone_state(state)
+        found = []
+        for e in range(deg):
+            trial.edge[n] = e
+            parts = fo.edges(n - base)[e]
+            found.append(dict(
+                edge=" | ".join(" ".join(words[fo.f_lo[t]:fo.f_hi[t]]) for t in parts),
+                chosen=bool(e == state.edge[n]), rule=self.rule_text(trial, root),
+                deg=int(round(math.exp(degs[e]))), log_p_rules=float(rules[e]),
+                p=float(with_deg[e]), p_without_deg=float(without[e])))
+        return found
+
     def rule_roots(self, state, pair):
         """The nodes of ``pair`` that root a rule on its current tree, root first."""
         lo, hi = self.pair_start[pair], self.pair_start[pair + 1]
