@@ -26,11 +26,16 @@ def enumerated():
     return values, p, {tuple(v): i for i, v in enumerate(values)}
 
 
-def case():
+# TOKEN leaves the all-merged mode seldom: its states are counted farther apart (measured at
+# 12,000 draws: thinned by 3, p = 0.0012; by 10, p = 0.13); TYPE and one-stage mix fast
+SPACING = {"token": dict(draws=12_000, thin=10), "type": dict(draws=4_000, thin=4),
+           "one-stage": dict(draws=4_000, thin=4)}
+
+
+def case(sampler_name):
     values, p, rows = enumerated()
     return dataclasses.replace(scfg.CASE, tiny=three_pairs, exact_p=lambda power=1.0: p,
-                               row=lambda v: rows[tuple(v)], draws=12_000,
-                               thin=10)  # TOKEN leaves the all-merged mode seldom
+                               row=lambda v: rows[tuple(v)], **SPACING[sampler_name])
 
 
 def test_the_fixture_has_32768_analyses():
@@ -39,12 +44,12 @@ def test_the_fixture_has_32768_analyses():
 
 @pytest.mark.parametrize("sampler_name", ["token", "type"])
 def test_the_sampler_matches_the_exact_posterior(sampler_name):
-    rows = visited_rows(case(), sampler_name, seed_of("three pairs", sampler_name))
+    rows = visited_rows(case(sampler_name), sampler_name, seed_of("three pairs", sampler_name))
     p = chi_square_p(np.bincount(rows, minlength=len(enumerated()[1])), enumerated()[1])
     assert p > ALPHA, f"{sampler_name} on three recurring pairs: p = {p:.2g}"
 
 
 def test_plain_one_stage_fails_it():
-    rows = visited_rows(case(), "one-stage", seed_of("three pairs", "one-stage"))
+    rows = visited_rows(case("one-stage"), "one-stage", seed_of("three pairs", "one-stage"))
     p = chi_square_p(np.bincount(rows, minlength=len(enumerated()[1])), enumerated()[1])
     assert p < ALPHA, f"one-stage passes on three recurring pairs (p = {p:.2g})"
