@@ -57,6 +57,11 @@ class AlignedCorpus:
         """The first n pairs."""
         return AlignedCorpus(self.source[:n], self.target[:n], self.links[:n], self.name)
 
+    def pair(self, u):
+        """Pair u (0-based) as a corpus of its own."""
+        return AlignedCorpus(self.source[u:u + 1], self.target[u:u + 1], self.links[u:u + 1],
+                             f"pair {u + 1} of {self.name}")
+
 
 def read(pairs, alignments=None, name="aligned pairs"):
     """Pairs and their alignments from text (or a file's bytes).

@@ -66,6 +66,7 @@ SETTINGS = PageSettings(KEY, (
     Setting("skip", True, bool, "the skip approximation"),
     Setting("shown", "type", str, "the sampler shown", choices=MODEL.samplers, words=label),
     Setting("pair", 1, int, "the pair shown", 1, 10**6),
+    Setting("alone", False, bool, "the race on the shown pair alone"),
     *playback.SETTINGS,
 ), PRESETS)
 
@@ -88,8 +89,15 @@ def settings():
         with st.expander("Model settings"):
             options = OPTIONS.widgets(SETTINGS, MODEL)
         race_page.skip_checkbox(KEY)
+        st.checkbox("Race on the shown pair alone", key="fo_alone",
+                    help="the samplers see only the pair chosen below the charts: one pair's "
+                         "moves step by step, and on a short pair its exact posterior")
         SETTINGS.share(PICKER.upload_note)
     SETTINGS.save()
+    if corpus is not None:
+        st.session_state.fo_pairs = len(corpus)
+        if st.session_state.fo_alone:
+            corpus = corpus.pair(min(st.session_state.fo_pair, len(corpus)) - 1)
     config = race_page.race_config(KEY, corpus, model=MODEL.name, hyperparameters=options,
                                    skip=bool(st.session_state.fo_skip))
     return corpus, config
@@ -126,15 +134,26 @@ def check_view(race):
     s = st.session_state
     if s.fo_shown not in race.runs:
         s.fo_shown = next(iter(race.runs))
-    s.fo_pair = max(1, min(s.fo_pair, len(next(iter(race.runs.values())).model.forests)))
+    s.fo_pair = max(1, min(s.fo_pair, pairs(race)))
+
+
+def pairs(race):
+    """The pairs one can choose: the race's, or the whole corpus's when it races one alone."""
+    if st.session_state.fo_alone:
+        return st.session_state.get("fo_pairs", 1)
+    return len(next(iter(race.runs.values())).model.forests)
+
+
+def shown_pair():
+    """The shown pair's place in the race's corpus (0 when the race has it alone)."""
+    return 0 if st.session_state.fo_alone else st.session_state.fo_pair - 1
 
 
 def view_controls(race):
     """Below the charts, above the views they choose: on a phone the charts come first."""
-    model = next(iter(race.runs.values())).model
     cols = st.columns(2)
     cols[0].selectbox("Show the sampler", list(race.runs), format_func=label, key="fo_shown")
-    cols[1].number_input("Pair", 1, len(model.forests), key="fo_pair",
+    cols[1].number_input("Pair", 1, pairs(race), key="fo_pair",
                          help="the sentence pair drawn below (its line in the corpus)")
 
 
@@ -143,9 +162,10 @@ def draw_pair(race):
     (Fig. 2) and the pair's rules."""
     name, run = st.session_state.fo_shown, shown_run(race)
     model, state = run.model, run.state
-    u = st.session_state.fo_pair - 1
+    u = shown_pair()
     view = pair_view(model, state, u)
-    st.markdown(f"<div style='{ROW_FONT} font-size:0.95rem'>{row_number(u + 1)}"
+    st.markdown(f"<div style='{ROW_FONT} font-size:0.95rem'>"
+                f"{row_number(st.session_state.fo_pair)}"
                 f"{html.escape(' '.join(view.source))} <span style='color:#999'>‖</span> "
                 f"{html.escape(' '.join(view.target))}</div>", unsafe_allow_html=True)
     fo = model.forests[u]
@@ -184,7 +204,7 @@ def draw_edges(model, state, u):
     choices = [base + v for v in range(fo.n_nodes)
                if fo.deg(v) > 1 and (v == fo.root or state.up[base + v] >= 0)]
     if not choices:
-        st.caption(f"No node on pair {u + 1}'s tree has more than one incoming edge: its tree "
+        st.caption(f"No node on pair {st.session_state.fo_pair}'s tree has more than one incoming edge: its tree "
                    "is the forest's only one.")
         return
     n = st.selectbox("A node on the tree with a choice of edges", choices,
@@ -241,7 +261,7 @@ def draw_exact(race):
     """On a tiny corpus: how often each sampler's chain has had each edge at the shown pair's
     root, and each number of rules, against the exact posterior."""
     model = next(iter(race.runs.values())).model
-    u = st.session_state.fo_pair - 1
+    u, number = shown_pair(), st.session_state.fo_pair
     if shown_run(race).values is None or model.n_analyses() > EXACT_LIMIT:
         return
     prior = (("alpha", model.alpha), ("pitman_yor", model.pitman_yor),
@@ -252,14 +272,14 @@ def draw_exact(race):
     left, right = st.columns(2)
     where, names = root_edges(model, u)
     if len(names) < 2:
-        left.caption(f"Pair {u + 1}'s root has one edge: there is no edge to check.")
+        left.caption(f"Pair {number}'s root has one edge: there is no edge to check.")
     else:
         seen = {name: np.array([v[where] for v in chain.values[1:]])
                 for name, chain in race.runs.items()}
         data = shares(names, [p[values[:, where] == e].sum() for e in range(len(names))],
                       {name: [(chain == e).mean() for e in range(len(names))]
                        for name, chain in seen.items() if len(chain)})
-        show(left, exact_chart(data, list(race.runs), f"pair {u + 1}'s root edge (its parts' "
+        show(left, exact_chart(data, list(race.runs), f"pair {number}'s root edge (its parts' "
                                "source words)", "Root edge"), "fo_exact_chart")
     counts = np.arange(rules.min(), rules.max() + 1)
     seen = {name: np.array([row["rules"] for row in chain.trace[1:]])

@@ -61,3 +61,22 @@ def test_a_nodes_edges_are_weighed_with_and_without_deg(open_page):
     np.testing.assert_allclose(table["P(edge) (eq. 9)"], weights / weights.sum())
     plain = np.exp(table["log Π P(rᵢ)"])
     np.testing.assert_allclose(table["without deg(v)"], plain / plain.sum())
+
+
+def test_the_race_on_one_pair_alone(open_page):
+    """Pair 3 of the built-in pairs raced alone: its chains see one forest, the view and the
+    pair number stay on it, and unticking the box brings the whole corpus back."""
+    at = open_page(PAGE)
+    at.number_input(key="fo_pair").set_value(3).run()
+    at.checkbox(key="fo_alone").check().run()
+    race = at.session_state.fo_race
+    model = race.runs["type"].model
+    corpus = at.session_state.fo_corpus
+    assert len(model.forests) == 1 and corpus.name.startswith("pair 3 of")
+    assert at.session_state.fo_pair == 3 and not at.exception
+    full = at.session_state.fo_pairs
+    assert full == 48
+    at.button(key="fo_step").click().run()
+    assert passes(at) == [1] * len(race.runs) and not at.exception
+    at.checkbox(key="fo_alone").uncheck().run()
+    assert len(at.session_state.fo_race.runs["type"].model.forests) == full
