@@ -1519,7 +1519,9 @@ def world_add(state, i, kk, cc, cnt, cn, ct, times):
     i, times : int
     kk, cc : int64[3]
         The rules' keys and restaurants.
-    cnt, cn : int64[3], ct : float64[3]
+    cnt, cn : int64[3]
+        Mutated.
+    ct : float64[3]
         Mutated.
     """
     before = cnt[i]
