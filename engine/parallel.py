@@ -102,15 +102,16 @@ class ShardChain:
         self.install(self.model.shard_values(self.run.state, 0, self.units))
 
     def sweep(self):
-        """One sweep of the shard: (its units' analysis, the sweep's engine seconds). Not
-        Run.sweep: a shard's trace row (its log-likelihood before the merge) would cost time
-        and mean nothing."""
+        """One sweep of the shard: (its units' analysis, the sweep's engine seconds, the
+        processor seconds of its thread in them: less when other processes took the core).
+        Not Run.sweep: a shard's trace row (its log-likelihood before the merge) would cost
+        time and mean nothing."""
         run = self.run
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.thread_time()
         run.sampler.sweep(run.rng, run.state)
-        seconds = time.perf_counter() - t0
+        seconds, cpu = time.perf_counter() - t0, time.thread_time() - cpu0
         run.seconds += seconds
-        return self.model.shard_values(run.state, self.lo, self.hi), seconds
+        return self.model.shard_values(run.state, self.lo, self.hi), seconds, cpu
 
     def install(self, values):
         """Take the other shards' analyses from the merged ``values`` (the whole corpus's);
@@ -173,32 +174,36 @@ class ParallelChain:
                              for j, b in enumerate(shards)]
             self.shards = [future.result() for future in self._futures]
         self.iteration = 0
-        self.trace = [self._row(0.0, 0.0)]
+        self.trace = [self._row(0.0, (0.0, 0.0))]
 
     def _all(self, method, *args):
         """Call ``method`` on every shard: in parallel on actors, in turn in this process."""
         calls = [getattr(shard, method)(*args) for shard in self.shards]
         return calls if self.client is None else [call.result() for call in calls]
 
-    def _row(self, seconds, sweep_seconds):
+    def _row(self, seconds, slowest):
         loglik = self.shards[0].loglik()
         if self.client is not None:
             loglik = loglik.result()
         return {"workers": self.k, "iteration": self.iteration, "loglik": loglik,
-                "seconds": seconds, "sweep_seconds": sweep_seconds}
+                "seconds": seconds, "sweep_seconds": slowest[0], "sweep_cpu_share":
+                slowest[1] / slowest[0] if slowest[0] > 0 else 1.0}
 
     def iterate(self):
         """One iteration: every shard sweeps, then installs the others' analyses. Its row:
         iteration, log-likelihood of the merged analysis, seconds (the iteration's wall time
-        as this process sees it) and sweep_seconds (the slowest shard's engine time)."""
+        as this process sees it), sweep_seconds (the slowest shard's engine time) and
+        sweep_cpu_share (the share of it that shard's thread ran: below 1 when other
+        processes took its core, as when there are more workers than cores)."""
         t0 = time.perf_counter()
         swept = self._all("sweep")
         if self.k > 1:
-            merged = tuple(np.concatenate(parts) for parts in zip(*(v for v, _ in swept)))
+            merged = tuple(np.concatenate(parts) for parts in zip(*(v for v, _, _ in swept)))
             self._all("install", merged)
         seconds = time.perf_counter() - t0
         self.iteration += 1
-        self.trace.append(self._row(seconds, max(s for _, s in swept)))
+        slowest = max((wall, cpu) for _, wall, cpu in swept)
+        self.trace.append(self._row(seconds, slowest))
         return self.trace[-1]
 
     def state(self):

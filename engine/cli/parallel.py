@@ -61,7 +61,8 @@ def add_parallel_parser(commands, model):
                                             "shard in this process when that is one)")
     add_output(parser, "--out", required=True, metavar="FILE.csv",
                help="CSV: workers, iteration, loglik, seconds (the iteration's wall time), "
-                    "sweep_seconds (the slowest worker's sweep)")
+                    "sweep_seconds (the slowest worker's sweep), sweep_cpu_share (the share "
+                    "of it that worker ran)")
 
 
 def run_parallel(args):
@@ -94,11 +95,12 @@ def run_parallel(args):
 
 def fig5_table(trace):
     """Per number of workers: the mean time per iteration (wall, and the slowest worker's
-    sweep), the speed-up over one worker (when it ran) and the log-likelihood at the last
-    iteration."""
+    sweep, and the share of that sweep its thread ran), the speed-up over one worker (when it
+    ran) and the log-likelihood at the last iteration."""
     iterations = trace[trace.iteration > 0]
     table = iterations.groupby("workers", sort=False).agg(
-        seconds_per_iteration=("seconds", "mean"), sweep_seconds=("sweep_seconds", "mean"))
+        seconds_per_iteration=("seconds", "mean"), sweep_seconds=("sweep_seconds", "mean"),
+        cpu_share=("sweep_cpu_share", "mean"))
     table["last_loglik"] = trace.groupby("workers", sort=False).loglik.last()
     if 1 in table.index:
         table["speed_up"] = table.loc[1, "seconds_per_iteration"] / table.seconds_per_iteration

@@ -195,7 +195,8 @@ def test_the_command_writes_a_row_per_iteration_and_the_fig5_table(tmp_path, cap
     with open(out, newline="", encoding="utf-8") as file:
         rows = list(csv.DictReader(file))
     assert [int(r["iteration"]) for r in rows] == [0, 1, 2, 3]
-    assert set(rows[0]) == {"workers", "iteration", "loglik", "seconds", "sweep_seconds"}
+    assert set(rows[0]) == {"workers", "iteration", "loglik", "seconds", "sweep_seconds",
+                            "sweep_cpu_share"}
     serial = Run(builtin(), "type", seed=2)
     for _ in range(3):
         serial.sweep()
