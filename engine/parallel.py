@@ -194,7 +194,7 @@ class ParallelChain:
         iteration, log-likelihood of the merged analysis, seconds (the iteration's wall time
         as this process sees it), sweep_seconds (the slowest shard's engine time) and
         sweep_cpu_share (the share of it that shard's thread ran: below 1 when other
-        processes took its core, as when there are more workers than cores)."""
+        processes took its core; shards sharing a Dask worker sweep one after another)."""
         t0 = time.perf_counter()
         swept = self._all("sweep")
         if self.k > 1:
