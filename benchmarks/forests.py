@@ -86,18 +86,6 @@ def iterations(model):
                 f"{traces['token'][-1]:,.0f}", higher=True)]
 
 
-def equal_time(model):
-    """TYPE (skipping, the lab's default) − TOKEN at equal engine time (each chain its own
-    process)."""
-    reached = equal_time_race(model, CHECKPOINTS)
-    gaps = [reached["type"][c][0] - reached["token"][c][0] for c in CHECKPOINTS]
-    table = "; ".join(f"{c:g} s: TYPE {reached['type'][c][0]:,.0f} ({reached['type'][c][2]} "
-                      f"iterations) vs TOKEN {reached['token'][c][0]:,.0f} "
-                      f"({reached['token'][c][2]})" for c in CHECKPOINTS)
-    return Row("TYPE − TOKEN log p(rules) at equal engine time (smallest gap)", min(gaps), 0.0,
-               "", f"Fig. 4, η = 1; {table}", higher=True)
-
-
 def parallel_chain(model, client, k, skip):
     """The parallel TYPE chain with k workers for ITERATIONS iterations from seed 7, η = 1:
     (median and mean seconds per iteration, median slowest sweep, the share of it that
@@ -137,6 +125,18 @@ def parallel(model):
                                  reached[k][4] - one[4], None, "",
                                  f"k = 1: {one[4]:,.0f}; k = {k}: {reached[k][4]:,.0f}"))
     return found
+
+
+def equal_time(model):
+    """TYPE (skipping, the lab's default) − TOKEN at equal engine time (each chain its own
+    process)."""
+    reached = equal_time_race(model, CHECKPOINTS)
+    gaps = [reached["type"][c][0] - reached["token"][c][0] for c in CHECKPOINTS]
+    table = "; ".join(f"{c:g} s: TYPE {reached['type'][c][0]:,.0f} ({reached['type'][c][2]} "
+                      f"iterations) vs TOKEN {reached['token'][c][0]:,.0f} "
+                      f"({reached['token'][c][2]})" for c in CHECKPOINTS)
+    return Row("TYPE − TOKEN log p(rules) at equal engine time (smallest gap)", min(gaps), 0.0,
+               "", f"Fig. 4, η = 1; {table}", higher=True)
 
 
 def rows():

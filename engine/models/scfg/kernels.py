@@ -41,11 +41,11 @@ CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "
                  "f_start", "e_start", "f_prefix", "e_prefix", "power", "site_node",
                  "node_site", "params")
 
-ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + (
+ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + ("shard",) + (
     "edge", "cut", "up", "key", "logp0", "slot_key", "slot_head", "slot_size", "item_next",
     "item_prev", "n_rules", "removed", "gone", "type_key", "type_logp0", "type_root", "frontier",
     "order", "stack", "nodes", "region", "sym", "ov_key", "ov_count", "bs_key", "bs_count",
-    "seen", "clock", "shard"))
+    "seen", "clock"))
 ScfgState.__doc__ = """State of the SCFG rule sampler: the forests (shared by copies), a tree in
 each and its cuts.
 
