@@ -3,7 +3,9 @@
 
 The forests' construction time; TOKEN's and TYPE's sweep times and their ratio; TYPE against
 TOKEN in log p(rules) at iterations 5 to 60 and at equal engine time, and TYPE-anneal's last
-log p against TOKEN's (the paper's Fig. 4, α = 5, every node cut at the start).
+log p against TOKEN's (the paper's Fig. 4, α = 5, every node cut at the start); the parallel
+inexact TYPE sampler with k workers on a local Dask cluster of two processes: time per
+iteration, speed-up and log p after 60 iterations (the paper's Fig. 5).
 """
 import sys
 import time
@@ -14,10 +16,12 @@ from benchmarks.common import Row, equal_time_race, interleaved_medians, ratio_r
 from datasets.aligned import read_files
 from engine.core import hash_table
 from engine.core.rng import make_rng
+from engine.grid import local_cluster
 from engine.models.scfg.forest import forest
 from engine.models.scfg import kernels
 from engine.models.scfg import pitman_yor as py
 from engine.models.scfg.model import ScfgModel
+from engine.parallel import ParallelChain
 from engine.run import Run
 from engine.samplers import make_sampler
 from tests.corpora import KFTT_GOLD, KFTT_PAIRS
@@ -25,6 +29,8 @@ from tests.corpora import KFTT_GOLD, KFTT_PAIRS
 ITERATIONS = 60    # Fig. 4's x axis
 FROM = 5           # TYPE must lead from this iteration on
 CHECKPOINTS = (5.0, 15.0)  # engine seconds at which the two are compared at equal time
+WORKERS = (1, 2, 8)  # Fig. 5's k: 8 shards of ~73 pairs show "too many workers"
+CLUSTER = 2          # local Dask worker processes (the machine's cores)
 
 
 def construction(corpus):
@@ -81,6 +87,47 @@ def iterations(model):
                 f"Fig. 4: annealing ends at least as high as TOKEN; TYPE-anneal "
                 f"{traces['type-anneal'][-1]:,.0f}, TYPE {traces['type'][-1]:,.0f}, TOKEN "
                 f"{traces['token'][-1]:,.0f}", higher=True)]
+
+
+def parallel_chain(model, client, k, skip):
+    """The parallel TYPE chain with k workers for ITERATIONS iterations from seed 7, η = 1:
+    (median and mean seconds per iteration, median slowest sweep, the share of it that
+    worker's thread ran, log p at the end)."""
+    with ParallelChain(model, "type", k, 7, client=client, init={"eta": 1.0},
+                       skip=skip) as chain:
+        for _ in range(ITERATIONS):
+            chain.iterate()
+        trace = chain.trace_frame().iloc[1:]
+    return (trace.seconds.median(), trace.seconds.mean(), trace.sweep_seconds.median(),
+            trace.sweep_cpu_share.median(), trace.loglik.iloc[-1])
+
+
+def parallel(model):
+    """Fig. 5: time per iteration and log p after 60 iterations with k = 1, 2 and 8 workers
+    (Dask actors on a local cluster of two processes, k = 1 included, so the speed-up is over
+    the same machinery; 8 shards run four to a process), TYPE with and without skipping."""
+    found = []
+    with local_cluster(CLUSTER) as client:
+        for skip, label in ((False, "TYPE (no skip)"), (True, "TYPE")):
+            reached = {k: parallel_chain(model, client, k, skip) for k in WORKERS}
+            print(f"  parallel {label}: " + "; ".join(
+                f"k = {k}: {r[0] * 1e3:.0f} ms/iteration (CPU share {r[3]:.2f}), log p "
+                f"{r[4]:,.0f}" for k, r in reached.items()), file=sys.stderr)
+            for k, (median, mean, sweep, share, loglik) in reached.items():
+                found.append(Row(f"Parallel {label}, k = {k}: time per iteration", median * 1e3,
+                                 None, "ms", f"median of {ITERATIONS} (mean {mean * 1e3:.0f} "
+                                 f"ms; slowest worker's sweep {sweep * 1e3:.0f} ms, its thread "
+                                 f"running {share:.0%} of it); log p after {ITERATIONS}: "
+                                 f"{loglik:,.0f}"))
+            one, two = reached[1], reached[2]
+            found.append(Row(f"Parallel {label}: speed-up of k = 2 over k = 1", one[0] / two[0],
+                             None, "×", f"{one[0] * 1e3:.0f} ms / {two[0] * 1e3:.0f} ms a "
+                             f"iteration on {CLUSTER} cores"))
+            for k in WORKERS[1:]:
+                found.append(Row(f"Parallel {label}: log p after {ITERATIONS}, k = {k} − k = 1",
+                                 reached[k][4] - one[4], None, "",
+                                 f"k = 1: {one[4]:,.0f}; k = {k}: {reached[k][4]:,.0f}"))
+    return found
 
 
 def equal_time(model):
@@ -142,4 +189,4 @@ def rows():
     corpus = read_files(KFTT_PAIRS, KFTT_GOLD)
     model = ScfgModel(corpus)
     return [construction(corpus), *sweep_times(model), *iterations(model), equal_time(model),
-            *pitman_yor(corpus)]
+            *parallel(model), *pitman_yor(corpus)]

@@ -28,6 +28,9 @@
     python -m engine corpora list
     python -m engine corpora check FILE [FILE …]
     python -m engine forest --data PAIRS [--alignments ALIGN] --out FILE.csv [--pair I]
+    python -m engine parallel --model scfg [--data PAIRS --alignments ALIGN] --sampler NAME
+                              --workers K,K,… --iterations N [--seed S] [--no-skip]
+                              [--scheduler ADDRESS] --out FILE.csv [the model's options]
     python -m engine parse --train TREES [TREES …] --test TREES [TREES …] --grammar NAME
                            --output PARSES [--max-length 40] [--markov 1]
 
@@ -46,7 +49,7 @@ import sys
 
 from datasets.errors import CorpusError
 from engine.cli import (chains, cluster, corpora, forest, gao_johnson, numbers, online_vs_batch,
-                        parse, race)
+                        parallel, parse, race)
 from engine.cli import filter as filters  # not the builtin's name
 from engine.cli.args import OneLineParser, check_outputs
 from engine.cli.models import model_named
@@ -67,6 +70,7 @@ COMMANDS = {
     "corpora": (corpora.add_corpora_parser, corpora.run_corpora),
     "parse": (parse.add_parse_parser, parse.parse),
     "forest": (forest.add_forest_parser, forest.run_forest),
+    "parallel": (parallel.add_parallel_parser, parallel.run_parallel),
 }
 
 

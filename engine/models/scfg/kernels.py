@@ -50,7 +50,7 @@ CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "
                  "f_start", "e_start", "f_prefix", "e_prefix", "power", "site_node",
                  "node_site", "params", "log_pois")
 
-ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + (
+ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + ("shard",) + (
     "edge", "cut", "up", "key", "logp0", "slot_key", "slot_head", "slot_size", "item_next",
     "item_prev", "n_rules", "cls_n", "cls_t", "removed", "gone", "type_key", "type_logp0", "type_root", "frontier",
     "order", "stack", "nodes", "region", "sym", "ov_key", "ov_count", "bs_key", "bs_count",
@@ -97,6 +97,10 @@ region : int64[Z]           work: the nodes of a site's merged rule (``block_can
 sym : int64[N, 2]           work: the symbols of the rule an inner node would root (``inner_symbols``)
 bs_key, bs_count : int64[Z]         work: an edge step's current rules, as negative counts
 seen : int64[N], clock : int64[1]   work: the nodes redrawn in one ``refresh_off_tree``
+shard : int64[2]            (lo, hi): the pairs the samplers sweep, lo … hi − 1 (0, P: all). A
+                            shard of the parallel sampler (§4.2, ``parallel.py``) holds the
+                            whole corpus's trees and index but samples only its own pairs, and
+                            TYPE's blocks hold only their sites (its local bookkeeping)
 ov_key, ov_count : int64[2 Z]       work: rules added on top of the index while eq. 9 scores an
                             edge (N^{i−1})
 ov_cls : int64[2 Z], ov_dn : int64[2 Z], ov_dt : float64[2 Z]   work: what those rules add to
@@ -530,6 +534,67 @@ def file_tree(state, root):
         v = state.nodes[i]
         if state.cut[v]:
             file_rule(state, v)
+
+
+@kernel
+def unfile_tree(state, root):
+    """Take the rule at every cut node of the tree under ``root`` out of the index (the tree
+    stays).
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    root : int
+    """
+    unfile_rule(state, root)
+    k = below(state, root, state.nodes)
+    for i in range(k):
+        v = state.nodes[i]
+        if state.cut[v]:
+            unfile_rule(state, v)
+
+
+@kernel
+def install(state, start, edge, cut):
+    """Give whole pairs' nodes, start … start + len(edge) − 1, these edges and cuts (off the
+    trees too: a later edge move brings stale values back), their trees and rules refiled. A
+    pair whose values are all unchanged is left as it is. The parallel sampler (§4.2) installs
+    the other shards' analyses so: the counts are then those of the merged analysis.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated
+    start : int
+        The first node of a pair.
+    edge : int64[M]
+    cut : uint8[M]
+        The values of the M nodes of whole pairs from ``start`` on.
+
+    Returns
+    -------
+    int
+        How many pairs changed.
+    """
+    changed = 0
+    n = start
+    while n < start + edge.shape[0]:
+        root = state.pair_root[state.node_pair[n]]
+        same = True
+        for v in range(n, root + 1):
+            if state.edge[v] != edge[v - start] or state.cut[v] != cut[v - start]:
+                same = False
+                break
+        if not same:
+            unfile_tree(state, root)
+            detach(state, root)
+            for v in range(n, root + 1):
+                state.edge[v], state.cut[v] = edge[v - start], cut[v - start]
+            state.cut[root] = 1
+            attach(state, root, -1)
+            file_tree(state, root)
+            changed += 1
+        n = root + 1
+    return changed
 
 
 # --- TOKEN's cut (eq. 8) ------------------------------------------------------------------------
@@ -990,7 +1055,7 @@ def _edge_step(rng, state, n, inv_temp, w):
 
 @implements(interface.n_sentences)
 def _n_sentences(state):
-    """interface.n_sentences: the sentence pairs.
+    """interface.n_sentences: the sentence pairs of the state's shard.
 
     Parameters
     ----------
@@ -1000,12 +1065,12 @@ def _n_sentences(state):
     -------
     int
     """
-    return state.pair_root.shape[0]
+    return state.shard[1] - state.shard[0]
 
 
 @implements(interface.sentence_root)
 def _sentence_root(state, u):
-    """interface.sentence_root: pair u's root node.
+    """interface.sentence_root: the root node of the shard's u-th pair.
 
     Parameters
     ----------
@@ -1016,7 +1081,7 @@ def _sentence_root(state, u):
     -------
     int64
     """
-    return state.pair_root[u]
+    return state.pair_root[state.shard[0] + u]
 
 
 @implements(interface.site_of_node)
@@ -1368,6 +1433,23 @@ def take_candidate(state, x, s0, out, found):
     return found
 
 
+@inline
+def in_shard(state, n):
+    """Whether node n is of a pair the state's shard samples.
+
+    Parameters
+    ----------
+    state : ScfgState
+    n : int
+
+    Returns
+    -------
+    bool
+    """
+    p = state.node_pair[n]
+    return state.shard[0] <= p and p < state.shard[1]
+
+
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
     """interface.block_candidates (Algorithm 2): the inner nodes of every occurrence of r₁ in
@@ -1375,7 +1457,8 @@ def _block_candidates(state, s0, out):
     less the crowded ones (``crowded``). A crowded pivot makes its block alone: the pivot is
     never left out, and the argument that keeps the block stable needs every site in it
     uncrowded. Cheap tests first: an r₃ root's rule above must be filed as r₂; an inner node's
-    rule, were it cut, must have r₃'s symbol counts.
+    rule, were it cut, must have r₃'s symbol counts. Only the shard's pairs are searched: the
+    other pairs' rules count in the index but their sites are another shard's to move.
 
     Parameters
     ----------
@@ -1401,6 +1484,9 @@ def _block_candidates(state, s0, out):
     slot = hash_table.find(state.slot_key, state.type_key[s0, T1])
     q = state.slot_head[slot] if slot >= 0 else -1
     while q >= 0:
+        if not in_shard(state, q):  # a rule's inner nodes are all of its root's pair
+            q = state.item_next[q]
+            continue
         k = merged_inner(state, q, state.nodes)
         inner_symbols(state, k, state.nodes, state.sym)
         for i in range(k):
@@ -1411,7 +1497,7 @@ def _block_candidates(state, s0, out):
     slot = hash_table.find(state.slot_key, state.type_key[s0, T3])
     q = state.slot_head[slot] if slot >= 0 else -1
     while q >= 0:
-        if state.node_site[q] >= 0:
+        if state.node_site[q] >= 0 and in_shard(state, q):
             r = rule_root(state, q)
             if state.gone[r] == 0 and state.key[r] == state.type_key[s0, T2]:
                 found = take_candidate(state, q, s0, out, found)

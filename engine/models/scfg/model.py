@@ -239,7 +239,8 @@ class ScfgModel(ModelBase):
             ov_dn=np.zeros(2 * z, np.int64), ov_dt=np.zeros(2 * z),
             world=np.zeros((4, 3), np.int64), world_f=np.zeros((2, 3)), bs_key=np.zeros(z, np.int64),
             bs_count=np.zeros(z, np.int64), seen=np.zeros(n, np.int64),
-            clock=np.zeros(1, np.int64))
+            clock=np.zeros(1, np.int64),
+            shard=np.array([0, len(self.forests)], np.int64))
         kernels.recount(state)
         return state
 
@@ -267,6 +268,30 @@ class ScfgModel(ModelBase):
 
     def rebuilt_state(self, state):
         return self._state(state.edge.copy(), state.cut.copy())
+
+    # --- shards of the parallel sampler (engine.parallel, §4.2) ----------------------------------
+    def shard_weights(self):
+        """The work of each pair: its forest's nodes."""
+        return np.diff(self.pair_start)
+
+    def set_shard(self, state, lo, hi):
+        """Let the samplers sweep only pairs lo … hi − 1 of ``state`` (and TYPE's blocks hold
+        only their sites); the other pairs' rules stay in its counts."""
+        state.shard[:] = lo, hi
+
+    def shard_values(self, state, lo, hi):
+        """Pairs lo … hi − 1's analysis: (edge, cut) of their nodes, copies."""
+        nodes = slice(self.pair_start[lo], self.pair_start[hi])
+        return state.edge[nodes].copy(), state.cut[nodes].copy()
+
+    def install(self, state, values, lo, hi):
+        """Give pairs lo … hi − 1 of ``state`` their analysis in ``values`` (the whole
+        corpus's (edge, cut)), their rules refiled; how many pairs changed."""
+        if lo >= hi:
+            return 0
+        start, end = self.pair_start[lo], self.pair_start[hi]
+        edge, cut = values
+        return int(kernels.install(state, start, edge[start:end], cut[start:end]))
 
     # --- probabilities --------------------------------------------------------------------------
     def loglik_running(self, state):
