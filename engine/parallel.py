@@ -21,12 +21,14 @@ a pair's forest nodes), ``set_shard(state, lo, hi)``, ``shard_values(state, lo, 
 of arrays, the units' analysis, whole-corpus arrays concatenated shard after shard) and
 ``install(state, values, lo, hi)``.
 """
+import os
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from engine.grid import BuiltModel
+from engine.grid import BuiltModel, client_for
 from engine.run import Run
 
 SHARD_METHODS = ("shard_weights", "set_shard", "shard_values", "install")
@@ -226,3 +228,32 @@ class ParallelChain:
 
     def __exit__(self, *exc):
         self.close()
+
+
+@dataclass(frozen=True)
+class ParallelTask:
+    """The parallel sampler's chains with k workers for each k of ``ks``, ``iterations``
+    iterations each, as a grid task (``run(recipe)`` → their traces, a row per iteration): the
+    app runs it in a process of its own (engine.live.grid_job, with one grid worker: the task
+    starts its own cluster, one for every k), on a local cluster of this machine's cores or
+    the cluster at ``scheduler``."""
+
+    sampler: str
+    ks: tuple
+    iterations: int
+    seed: int
+    init: tuple = ()
+    skip: bool = True
+    scheduler: str = None
+
+    def run(self, recipe):
+        frames = []
+        with client_for(os.cpu_count() or 1, self.scheduler) as client:
+            for k in self.ks:
+                with ParallelChain(recipe, self.sampler, k, self.seed, client=client,
+                                   init=dict(self.init), skip=self.skip,
+                                   total_sweeps=self.iterations) as chain:
+                    for _ in range(self.iterations):
+                        chain.iterate()
+                    frames.append(chain.trace_frame())
+        return pd.concat(frames, ignore_index=True)

@@ -17,7 +17,7 @@ import streamlit as st
 
 from engine.cli.race_plots import style
 from engine.models import registry
-from ui import exercises, playback, race_page
+from ui import exercises, forest_parallel, playback, race_page
 from ui.charts import show, show_traces
 from ui.forest_svg import alignment_grid, hypergraph
 from ui.kinds.aligned import VIEW, pair_view
@@ -45,6 +45,9 @@ EXACT_LIMIT = 4096  # … and, with at most so many analyses, is checked against
 # in 31–37 % of its passes (exact: 20 %), with it in 17–23 %. On the tiny recurring pairs over
 # 1,000 passes from η = 1, one-stage spends 50–56 % of its passes at three rules (exact 77.7 %),
 # one-stage + MH and TYPE (no skip) 74–81 %.
+# Too many workers (the parallel section, TYPE from η = 1, 30 iterations, seeds 0–5): one
+# worker ends at −1,171 … −1,223, two at −1,422 … −1,486, one pair a worker stays at the start
+# (−1,587).
 PRESETS = {
     "TOKEN stuck at all-cut": dict(
         source="builtin", samplers=("token", "type"), eta=1.0, passes=30, seed=0,
@@ -55,6 +58,10 @@ PRESETS = {
     "Without deg(v) the edge sampler is wrong": dict(
         source="monotone", samplers=("token",), eta=1.0, passes=2000, seed=0,
         clock="passes", shown="token", pair=1, no_deg=True),
+    "Too many workers": dict(
+        source="builtin", samplers=("type",), eta=1.0, passes=30, seed=0, clock="passes",
+        shown="type", workers=("1", "2", forest_parallel.EVERY_PAIR), iterations=30,
+        parallel_sampler="type"),
     "One-stage is biased; corrected, it is not": dict(
         source="recurring", samplers=("one-stage", "one-stage-mh", "type"), eta=1.0,
         passes=1000, seed=0, clock="passes", shown="one-stage", skip=False),
@@ -67,6 +74,7 @@ SETTINGS = PageSettings(KEY, (
     Setting("shown", "type", str, "the sampler shown", choices=MODEL.samplers, words=label),
     Setting("pair", 1, int, "the pair shown", 1, 10**6),
     Setting("alone", False, bool, "the race on the shown pair alone"),
+    *forest_parallel.SETTINGS,
     *playback.SETTINGS,
 ), PRESETS)
 
@@ -353,6 +361,7 @@ if "fo_race" in st.session_state:
     view_controls(race)
     playback.live(KEY, draw_pair, advances=False)
     playback.live(KEY, draw_exact, advances=False)
+    forest_parallel.section(shown, st.session_state.fo_config, make_model)
     show_formulas(first_model)
     st.markdown(
         "#### What to look for\n"

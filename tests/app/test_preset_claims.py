@@ -3,6 +3,7 @@ passes (or moves), the chains stand in the order the name says. The runs are see
 are exact replays of what a class sees, not statistical tests (except the toy's TYPE draws,
 which are independent draws from the exact posterior)."""
 import math
+import time
 
 import numpy as np
 import pandas as pd
@@ -335,10 +336,36 @@ def test_the_figure_two_preset_shows_antoniak_far_below_the_truth(open_page):
     assert len(stars) and (stars == 1.0).all()
 
 
+TOO_MANY = "Too many workers"
+
+
+def test_too_many_workers_end_lower(open_page):
+    """The parallel chains of the preset (TYPE from all-cut, 30 iterations) run on Dask in the
+    background; one pair a worker never leaves the start, two workers end far below one."""
+    at = open_page("pages/forests.py", preset=slug(TOO_MANY))
+    at.button(key="fo_parallel_run").click().run()
+    job = at.session_state.fo_parallel_grids[-1].job
+    deadline = time.monotonic() + 600
+    while job.running and time.monotonic() < deadline:
+        time.sleep(1.0)
+    assert job.state == "finished", job.error
+    at.run()
+    assert not at.exception
+    rows = job.rows()
+    end = rows[rows.iteration == 30].set_index("workers").loglik
+    start = rows[rows.iteration == 0].loglik.iloc[0]
+    assert list(end.index) == [1, 2, 48]
+    assert end[48] == pytest.approx(start)  # one pair a worker: TYPE is TOKEN, stuck
+    assert end[1] > end[2] + 100 > end[48] + 100
+    table = next(d.value for d in at.dataframe if "speed-up over k = 1" in d.value.columns)
+    assert list(table.k) == [1, 2, 48]
+
+
 def test_every_preset_has_its_claim_checked(open_page):
     checked = {(page, label) for page, _, label, _ in RACES}
     checked.add(("pages/type_blocks.py", "One block of “the” (HMM)"))
     checked.add(("pages/restaurants.py", FIGURE_TWO))
+    checked.add(("pages/forests.py", TOO_MANY))
     for page, prefix in {(page, prefix) for page, prefix, _, _ in RACES} | {
             ("pages/type_blocks.py", "tb")}:
         at = open_page(page)
