@@ -625,47 +625,52 @@ def type_of(state, n):
 
 
 @inline
-def weigh(state, w, k1, p1, k2, p2, k3, p3):
+def weigh(state, w, k1, p1, k2, p2, k3, p3, cut):
     """eq. 8 in linear form into w[0], w[1]: P(r₁ | N) against P(r₂ | N) P(r₃ | N′), N′ = N + r₂
-    (under the Pitman-Yor prior r₂ also adds to its length's N_L and T_l), N the index.
+    (under the Pitman-Yor prior r₂ also adds to its length's N_L and T_l), N the index less the
+    site's own rules — r₂ and r₃ when ``cut`` is 1, r₁ when 0, none when −1 (a removed site) —
+    held as negative counts on the overlays (their restaurants' counts and tables too).
 
     Parameters
     ----------
-    state : ScfgState, the site's own rules out of the index
+    state : ScfgState (overlays ov_* used as work)
     w : float64[≥ 2]
         Output.
     k1, k2, k3 : int64
     p1, p2, p3 : float64
+    cut : int
     """
-    n2 = count_of(state, k2)
-    w0 = log_predictive(state, k1, count_of(state, k1), p1, 0, 0.0)
-    same = rule_class(state, k3) == rule_class(state, k2)
-    w1 = (log_predictive(state, k2, n2, p2, 0, 0.0)
-          + log_predictive(state, k3, count_of(state, k3) + (1 if k3 == k2 else 0), p3,
-                           1 if same else 0,
-                           tables(state, n2 + 1) - tables(state, n2) if same else 0.0))
+    m, mc = 0, 0
+    if cut == 1:
+        m, mc = overlay_add(state, m, mc, k2, -1)
+        m, mc = overlay_add(state, m, mc, k3, -1)
+    elif cut == 0:
+        m, mc = overlay_add(state, m, mc, k1, -1)
+    w0 = overlay_predictive(state, m, mc, k1, p1)
+    w1 = overlay_predictive(state, m, mc, k2, p2)
+    m, mc = overlay_add(state, m, mc, k2, 1)
+    w1 += overlay_predictive(state, m, mc, k3, p3)
     top = max(w0, w1)
     w[0], w[1] = np.exp(w0 - top), np.exp(w1 - top)
 
 
 @implements(interface.token_weights)
 def _token_weights(rng, state, s, w):
-    """interface.token_weights: eq. 8 with the site's own rules (r₂ and r₃ when it is cut, r₁
-    when not) taken out of the index while it is weighed, and put back.
+    """interface.token_weights: eq. 8 with the site's own rules discounted (r₂ and r₃ when it
+    is cut, r₁ when not).
 
     Parameters
     ----------
     rng : numpy.random.Generator
         Unused: the weights draw nothing.
-    state : ScfgState (unchanged on return but for the order of the index's lists)
+    state : ScfgState
     s : int
     w : float64[≥ 2]
         Output.
     """
-    z = state.cut[state.site_node[s]]
-    interface.remove_site(state, s)
-    interface.site_weights(state, s, w)
-    interface.add_site(state, s, z)
+    n = state.site_node[s]
+    k1, p1, k2, p2, k3, p3, _ = type_of(state, n)
+    weigh(state, w, k1, p1, k2, p2, k3, p3, state.cut[n])
 
 
 @implements(interface.set_value)
@@ -796,7 +801,8 @@ def overlay_add(state, m, mc, key, dn):
     if i == m:
         state.ov_key[m], state.ov_count[m] = key, 0
         m += 1
-    n = count_of(state, key) + state.ov_count[i]
+    # its tables change only under the Pitman-Yor prior (no lookup under the DP)
+    n = count_of(state, key) + state.ov_count[i] if state.params[DISCOUNT] > 0.0 else 0
     state.ov_count[i] += dn
     c = rule_class(state, key)
     j = 0
@@ -1218,7 +1224,7 @@ def _site_weights(state, s, w):
         Output.
     """
     weigh(state, w, state.type_key[s, T1], state.type_logp0[s, T1], state.type_key[s, T2],
-          state.type_logp0[s, T2], state.type_key[s, T3], state.type_logp0[s, T3])
+          state.type_logp0[s, T2], state.type_key[s, T3], state.type_logp0[s, T3], -1)
 
 
 @implements(interface.conflicts)
