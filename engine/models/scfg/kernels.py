@@ -362,10 +362,11 @@ def count_rule(state, key, sign):
     sign : int
     """
     c = rule_class(state, key)
-    n = count_of(state, key)
     state.n_rules[0] += sign
     state.cls_n[c] += sign
-    state.cls_t[c] += tables(state, n + sign) - tables(state, n)
+    if state.params[DISCOUNT] > 0.0:  # tables only under the Pitman-Yor prior: no lookup else
+        n = count_of(state, key)
+        state.cls_t[c] += tables(state, n + sign) - tables(state, n)
 
 
 @kernel
