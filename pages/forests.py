@@ -352,7 +352,7 @@ if "fo_race" in st.session_state:
     if first_model.pitman_yor:
         st.caption(f"Pitman-Yor prior per rule length (d = {first_model.discount:g}, λ = "
                    f"{first_model.poisson:g}): **every sampler is approximate** here — its "
-                   "moves use the paper's table counts T = N^d (eqs. 6–7); log p(rules) is "
+                   "moves use the paper's table counts T = Nᵈ (eqs. 6–7); log p(rules) is "
                    "exact, the tables summed out.")
     playback.controls(KEY, on_reset=lambda: race_page.restart(
         KEY, make_model, record_values=len(shown) <= EXACT_PAIRS))
@@ -388,7 +388,7 @@ if "fo_race" in st.session_state:
         "the exact posterior puts 78 %: the bars beside the exact ticks show it.\n"
         "- **Pitman-Yor** (Model settings): a restaurant per rule length with a Poisson "
         "length prior (eq. 5), which favours reusing rules more than the DP. The paper's moves "
-        "count tables as T = N^d (eqs. 6–7), an approximation: the lab labels every sampler "
+        "count tables as T = Nᵈ (eqs. 6–7), an approximation: the lab labels every sampler "
         "approximate under it and reports the exact log p (tables summed out). At d = 0 it is "
         "a DP per length, and the samplers are exact again.\n"
         "- **Parallel** (below the charts): k workers each sweep a share of the pairs with "

@@ -76,7 +76,7 @@ class ScfgModel(ModelBase):
                "see why it is there"),
         Option("pitman_yor", "--pitman-yor", bool, False,
                "a Pitman-Yor process per rule length with a Poisson length prior (eq. 5) "
-               "instead of the DP; moves use the paper's approximate tables T = N^d (eqs. 6-7)"),
+               "instead of the DP; moves use the paper's approximate tables T = N**d (eqs. 6-7)"),
         Option("discount", "--discount", float, DISCOUNT,
                "d, the Pitman-Yor discount (with --pitman-yor)", 0.0, 0.99),
         Option("poisson", "--poisson", float, POISSON,
@@ -593,14 +593,14 @@ class ScfgModel(ModelBase):
         return (
             ("markdown", "Each rule length l = |r_f| + |r_e| has its own Pitman-Yor process, "
                          f"discount d = {self.discount:g}, and the length its Poisson prior, "
-                         f"λ = {self.poisson:g} (eq. 5): after N_L(l) rules of length l, of "
+                         f"λ = {self.poisson:g} (eq. 5): after N_L rules of length l, of "
                          "which N(r) are r,"),
             ("latex", r"P(r \mid N) = \frac{N(r) - d\,T_r + (d\,T_l + \alpha) P_0(r)}"
                       r"{N_L(l) + \alpha}\;\frac{\lambda^l e^{-\lambda}}{l!},\qquad "
                       r"P_0(r) = V_f^{-|r_f|}\, V_e^{-|r_e|}"),
-            ("markdown", "T_r and T_l count the tables serving r and all rules of length l. "
+            ("markdown", "T_r and T_l count the tables serving r and all the rules of length l. "
                          "The samplers do not track tables: they use the paper's approximation "
-                         "T_r = N(r)^d, T_l = Σ T_r (eqs. 6–7), so **every sampler is "
+                         "T_r = N(r)ᵈ, T_l = Σ T_r (eqs. 6–7), so **every sampler is "
                          "approximate under this prior** (the benchmarks measure its "
                          "predictive within 0.07 of the exact one in log, median, on KFTT). "
                          "The log p(rules) the lab reports is exact: every seating of the "
