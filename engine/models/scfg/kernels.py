@@ -517,42 +517,28 @@ def recount(state):
         state.cut[root] = 1
         attach(state, root, -1)
     for p in range(state.pair_root.shape[0]):
-        file_tree(state, state.pair_root[p])
+        file_tree(state, state.pair_root[p], True)
 
 
 @kernel
-def file_tree(state, root):
-    """File the rule at every cut node of the tree under ``root`` (its nodes already on it).
+def file_tree(state, root, filing):
+    """File the rule at every cut node of the tree under ``root`` (its nodes already on it), or
+    take them out of the index when not ``filing`` (the tree stays).
 
     Parameters
     ----------
     state : ScfgState, mutated
     root : int
+    filing : bool
     """
-    file_rule(state, root)
     k = below(state, root, state.nodes)
-    for i in range(k):
-        v = state.nodes[i]
-        if state.cut[v]:
-            file_rule(state, v)
-
-
-@kernel
-def unfile_tree(state, root):
-    """Take the rule at every cut node of the tree under ``root`` out of the index (the tree
-    stays).
-
-    Parameters
-    ----------
-    state : ScfgState, mutated
-    root : int
-    """
-    unfile_rule(state, root)
-    k = below(state, root, state.nodes)
-    for i in range(k):
-        v = state.nodes[i]
-        if state.cut[v]:
-            unfile_rule(state, v)
+    for i in range(-1, k):
+        v = root if i < 0 else state.nodes[i]
+        if i < 0 or state.cut[v]:
+            if filing:
+                file_rule(state, v)
+            else:
+                unfile_rule(state, v)
 
 
 @kernel
@@ -586,13 +572,13 @@ def install(state, start, edge, cut):
                 same = False
                 break
         if not same:
-            unfile_tree(state, root)
+            file_tree(state, root, False)
             detach(state, root)
             for v in range(n, root + 1):
                 state.edge[v], state.cut[v] = edge[v - start], cut[v - start]
             state.cut[root] = 1
             attach(state, root, -1)
-            file_tree(state, root)
+            file_tree(state, root, True)
             changed += 1
         n = root + 1
     return changed
