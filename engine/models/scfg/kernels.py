@@ -21,7 +21,18 @@ with a Poisson(λ) length prior, and tables are not tracked: T_r = N(r)^d and T_
 the rules of length l (Huang & Renals' approximation, which the paper uses). A key then carries
 its rule's length in its top bits (``CLASS_SHIFT``), so that every count the samplers read knows
 its restaurant; the Dirichlet process is the one-restaurant case (class 0, d = 0, no Poisson).
+
+With exact seating (the option ``exact_seating``, small corpora) the state also keeps each
+rule's tables, as u[v] = 1 at the occurrences that opened one (t_r = Σ u over r's occurrences,
+a uniformly random subset of them: the chain is on (z, t)), and every move is exact against
+that seating (``seating.py``): TOKEN's cut is a Gibbs step with the tables of the site's three
+rules summed out and then drawn again, TYPE's g(m) sums out its type's three rules' tables, and
+the edge step's eq. 9 (approximate tables) is a proposal that Metropolis-Hastings accepts
+against the exact weights. A rule whose tables a move summed out without drawing them again
+(TYPE's, which draws nothing after add_site) is *pending*: every later weight sums its tables
+out too, until the next move with a random stream draws them.
 """
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -33,6 +44,7 @@ from engine.core.keyed_lists import file_item, unfile_item
 from engine.core.word_hash import HASH_BASE
 from engine.kernels import block_weight, interface
 from engine.kernels.interface import for_state
+from engine.models.scfg import seating
 
 KEY_BITS = np.uint64(0x7FFFFFFFFFFFFFFF)  # keys are non-negative int64 (keyed_lists)
 MIX_TARGET = np.uint64(0x9E3779B97F4A7C15)
@@ -44,17 +56,18 @@ TINY_LOG = -30.0  # log α P₀ below this counts as tiny next to any count (see
 # Pitman-Yor keys: bits 53–62 hold the rule's length (lengths past LONGEST share the last class)
 CLASS_SHIFT = 53
 LONGEST = (1 << (63 - CLASS_SHIFT)) - 1
-ALPHA, LOG_ALPHA, LOG_VF, LOG_VE, DEG_ON, DISCOUNT = 0, 1, 2, 3, 4, 5  # params
+ALPHA, LOG_ALPHA, LOG_VF, LOG_VE, DEG_ON, DISCOUNT, EXACT = 0, 1, 2, 3, 4, 5, 6  # params
 
 CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "tails",
                  "f_start", "e_start", "f_prefix", "e_prefix", "power", "site_node",
-                 "node_site", "params", "log_pois")
+                 "node_site", "params", "log_pois", "log_stirling")
 
 ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + ("shard",) + (
     "edge", "cut", "up", "key", "logp0", "slot_key", "slot_head", "slot_size", "item_next",
     "item_prev", "n_rules", "cls_n", "cls_t", "removed", "gone", "type_key", "type_logp0", "type_root", "frontier",
     "order", "stack", "nodes", "region", "sym", "ov_key", "ov_count", "bs_key", "bs_count",
-    "ov_cls", "ov_dn", "ov_dt", "world", "world_f", "seen", "clock"))
+    "ov_cls", "ov_dn", "ov_dt", "world", "world_f", "seen", "clock", "rk", "rp", "u", "cls_T",
+    "pend", "n_pend", "ex_key", "ex_p0", "ex_cls", "ex_n", "ex_t", "ex_dn", "ex_c", "ex_rows"))
 ScfgState.__doc__ = """State of the SCFG rule sampler: the forests (shared by copies), a tree in
 each and its cuts.
 
@@ -72,9 +85,12 @@ f_start, e_start : int64[P] where each pair's prefix hashes start in f_prefix, e
 f_prefix, e_prefix : uint64[Σ (length + 1)]   prefix hashes of each pair's word codes
 power : uint64[longest sentence + 1]          HASH_BASE^i
 site_node : int64[S]        the site's node; node_site : int64[N] the node's site, −1 at a root
-params : float64[6]         α, log α, log V_f, log V_e, 1.0 (0.0: eq. 9 without ∏ deg(v)), d
+params : float64[7]         α, log α, log V_f, log V_e, 1.0 (0.0: eq. 9 without ∏ deg(v)), d,
+                            1.0 with exact seating (0.0: the paper's approximate tables)
 log_pois : float64[L]       log Poisson(l; λ) of each rule length l (L = LONGEST + 1) under the
                             Pitman-Yor prior; [0.0] under the DP (L = 1: one restaurant)
+log_stirling : float64[M + 1, M + 1]   log S_d(n, t), n ≤ M = N, with exact seating
+                            (``seating.log_stirling_table``); [[0.0]] else
 edge : int64[N]             the chosen incoming edge, 0 … deg − 1 (kept off the tree too)
 cut : uint8[N]              1: the node roots a rule (always at a root; kept off the tree too)
 up : int64[N]               the node's parent in the current tree; −1 at a root and off the tree
@@ -107,6 +123,17 @@ ov_cls : int64[2 Z], ov_dn : int64[2 Z], ov_dt : float64[2 Z]   work: what those
                             their restaurants' N_L and T_l
 world : int64[4, 3], world_f : float64[2, 3]   work: a TYPE block's three rules under the
                             Pitman-Yor prior (keys, restaurants, counts, N_L; T_l, log P₀)
+rk : int64[Z + 1], rp : float64[Z + 1]   work: the rules of an edge's region, their log P₀
+u : uint8[N]                exact seating: 1 at a rule occurrence that opened a table (all 0
+                            without it)
+Exact seating (W = N + 2 Z + 8 entries; every array of length 1 without it):
+cls_T : int64[L]            T_l = Σ u over the restaurant's occurrences
+pend, n_pend : int64[W], int64[1]   the pending rules (their tables summed out until drawn)
+ex_key, ex_cls, ex_n, ex_t, ex_dn, ex_c : int64[W]   work: a move's rules (its *world*) in
+                            restaurant order: key, restaurant, count and tables now, the count
+                            an option adds, the count under the option (the tables drawn)
+ex_p0 : float64[W]          work: their log P₀
+ex_rows : float64[W + 1, N + Z + 2]   work: their convolutions (``seating``); the last row scratch
 """
 
 implements = for_state(ScfgState)
@@ -392,6 +419,9 @@ def unfile_rule(state, r):
     r : int
     """
     count_rule(state, state.key[r], -1)
+    if state.u[r]:  # exact seating: its table goes with it
+        state.cls_T[rule_class(state, state.key[r])] -= 1
+        state.u[r] = 0
     unfile_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
                 state.item_prev, state.key[r], r)
 
@@ -512,12 +542,17 @@ def recount(state):
     state.n_rules[0] = 0
     state.cls_n[:] = 0
     state.cls_t[:] = 0.0
+    state.u[:] = 0
+    state.cls_T[:] = 0
+    state.n_pend[0] = 0
     for p in range(state.pair_root.shape[0]):
         root = state.pair_root[p]
         state.cut[root] = 1
         attach(state, root, -1)
     for p in range(state.pair_root.shape[0]):
         file_tree(state, state.pair_root[p], True)
+    if exact(state):
+        seat_first(state)
 
 
 @kernel
@@ -656,6 +691,9 @@ def _token_weights(rng, state, s, w):
         Output.
     """
     n = state.site_node[s]
+    if exact(state):
+        exact_cut_weights(state, n, w)
+        return
     k1, p1, k2, p2, k3, p3, _ = type_of(state, n)
     weigh(state, w, k1, p1, k2, p2, k3, p3, state.cut[n])
 
@@ -663,26 +701,32 @@ def _token_weights(rng, state, s, w):
 @implements(interface.set_value)
 def _set_value(rng, state, s, v):
     """interface.set_value: z = v at the site's node, its rules unfiled and the new ones
-    filed (nothing when z = v already).
+    filed (nothing when z = v already); with exact seating the tables of the site's three
+    rules (and the pending ones) drawn again, whatever z was.
 
     Parameters
     ----------
     rng : numpy.random.Generator
-        Unused.
+        Exact seating's draws.
     state : ScfgState, mutated
     s, v : int
     """
     n = state.site_node[s]
-    if v == state.cut[n]:
-        return
-    r = rule_root(state, n)
-    unfile_rule(state, r)
-    if state.cut[n]:
-        unfile_rule(state, n)
-    state.cut[n] = v
-    file_rule(state, r)
-    if v:
-        file_rule(state, n)
+    if v != state.cut[n]:
+        r = rule_root(state, n)
+        unfile_rule(state, r)
+        if state.cut[n]:
+            unfile_rule(state, n)
+        state.cut[n] = v
+        file_rule(state, r)
+        if v:
+            file_rule(state, n)
+    if exact(state):
+        k1, p1, k2, p2, k3, p3, _ = type_of(state, n)
+        m = world_put(state, 0, k1, p1, 0)
+        m = world_put(state, m, k2, p2, 0)
+        m = world_put(state, m, k3, p3, 0)
+        world_seat(rng, state, world_open(state, m))
 
 
 @implements(interface.get_value)
@@ -733,7 +777,8 @@ def _n_values(state):
 
 @implements(interface.reseats)
 def _reseats(state):
-    """interface.reseats: rules carry no seats.
+    """interface.reseats: with exact seating (the site's rules' tables are drawn after every
+    cut draw); without it rules carry no seats.
 
     Parameters
     ----------
@@ -743,7 +788,7 @@ def _reseats(state):
     -------
     bool
     """
-    return False
+    return exact(state)
 
 
 # --- the edge (eq. 9) ---------------------------------------------------------------------------
@@ -831,17 +876,50 @@ def overlay_predictive(state, m, mc, key, log_p0):
 
 
 @kernel
-def region_log_weight(state, n, r, base_m):
-    """The two parts of eq. 9 for n's current edge: Σ_i log P(r_i | N^{i−1}), the rules the
-    region would have (rooted at r, then at the cut nodes below n breadth first) drawn in turn
-    given N, the index less the region's current rules (held as negative counts in bs_key,
-    bs_count[:base_m]); and Σ log deg(v) over every node strictly below n. A cut node below n
-    on the current tree keeps its rule whatever n's edge (its rule lies below it): its key is
-    read, not recomputed; only r's rule and those of nodes coming onto the tree are named anew.
+def region_rules(state, n, r):
+    """The rules the region would have with n's current edge, in eq. 9's order (rooted at r,
+    then at the cut nodes below n breadth first) into rk, rp (keys, log P₀); and Σ log deg(v)
+    over every node strictly below n. A cut node below n on the current tree keeps its rule
+    whatever n's edge (its rule lies below it): its key is read, not recomputed; only r's rule
+    and those of nodes coming onto the tree are named anew. Returns (rules, Σ log deg).
 
     Parameters
     ----------
-    state : ScfgState (overlays ov_* used as work)
+    state : ScfgState (rk, rp written)
+    n, r : int
+
+    Returns
+    -------
+    (int, float64)
+    """
+    nodes = state.nodes
+    k = below(state, n, nodes)
+    state.rk[0], state.rp[0] = rule_key(state, r, state.frontier, state.order, state.stack)
+    j = 1
+    log_deg = 0.0
+    for i in range(k):
+        v = nodes[i]
+        log_deg += np.log(state.edge_start[v + 1] - state.edge_start[v])
+        if state.cut[v]:
+            if state.up[v] >= 0:
+                state.rk[j], state.rp[j] = state.key[v], state.logp0[v]
+            else:
+                state.rk[j], state.rp[j] = rule_key(state, v, state.frontier, state.order,
+                                                    state.stack)
+            j += 1
+    return j, log_deg
+
+
+@kernel
+def region_log_weight(state, n, r, base_m):
+    """The two parts of eq. 9 for n's current edge: Σ_i log P(r_i | N^{i−1}), the rules the
+    region would have (``region_rules``) drawn in turn given N, the index less the region's
+    current rules (held as negative counts in bs_key, bs_count[:base_m]); and Σ log deg(v)
+    over every node strictly below n.
+
+    Parameters
+    ----------
+    state : ScfgState (overlays ov_* and rk, rp used as work)
     n, r : int
     base_m : int
 
@@ -852,22 +930,11 @@ def region_log_weight(state, n, r, base_m):
     m, mc = 0, 0
     for i in range(base_m):
         m, mc = overlay_add(state, m, mc, state.bs_key[i], state.bs_count[i])
-    nodes = state.nodes
-    k = below(state, n, nodes)
-    key, log_p0 = rule_key(state, r, state.frontier, state.order, state.stack)
-    total = overlay_predictive(state, m, mc, key, log_p0)
-    m, mc = overlay_add(state, m, mc, key, 1)
-    log_deg = 0.0
-    for i in range(k):
-        v = nodes[i]
-        log_deg += np.log(state.edge_start[v + 1] - state.edge_start[v])
-        if state.cut[v]:
-            if state.up[v] >= 0:
-                key, log_p0 = state.key[v], state.logp0[v]
-            else:
-                key, log_p0 = rule_key(state, v, state.frontier, state.order, state.stack)
-            total += overlay_predictive(state, m, mc, key, log_p0)
-            m, mc = overlay_add(state, m, mc, key, 1)
+    j, log_deg = region_rules(state, n, r)
+    total = 0.0
+    for i in range(j):
+        total += overlay_predictive(state, m, mc, state.rk[i], state.rp[i])
+        m, mc = overlay_add(state, m, mc, state.rk[i], 1)
     return total, log_deg
 
 
@@ -1012,6 +1079,9 @@ def sample_edge(rng, state, n, inv_temp, w):
         w[e] = inv_temp * w[e] + state.params[DEG_ON] * w[deg + e]
     new = draw_log_weights(rng, w, deg)
     old = state.edge[n]
+    m = 0
+    if exact(state):
+        new, m = exact_edge(rng, state, n, r, new, inv_temp, w, deg)
     if new != old:  # most draws keep the edge: then nothing is written
         region_out(state, n, r)
         detach(state, n)
@@ -1022,6 +1092,8 @@ def sample_edge(rng, state, n, inv_temp, w):
         for i in range(k):
             if state.cut[state.nodes[i]]:
                 file_rule(state, state.nodes[i])
+    if exact(state):
+        world_seat(rng, state, m)
     return new != old
 
 
@@ -1196,6 +1268,9 @@ def _add_site(state, s, v):
     state.gone[r] -= 1
     state.gone[n] -= 1
     state.removed[s] = 0
+    if exact(state):  # no random stream here: the type's tables stay summed out for now
+        for j in range(3):
+            pend_add(state, state.type_key[s, j])
 
 
 @implements(interface.site_weights)
@@ -1720,7 +1795,8 @@ rising_block_weights = inline(block_weight.rising_block_weights)  # the DP's, co
 @implements(interface.block_weights)
 def _block_weights(state, s0, v0, v1, size, linear, out, work):
     """interface.block_weights: the DP's rising factorials (``block_delta``), or under the
-    Pitman-Yor prior eq. 10's draws in turn (``sequential_log_g``, log form).
+    Pitman-Yor prior eq. 10's draws in turn (``sequential_log_g``, log form) or, with exact
+    seating, the exact g(m) with the type's tables summed out (``exact_log_g``).
 
     Parameters
     ----------
@@ -1737,7 +1813,10 @@ def _block_weights(state, s0, v0, v1, size, linear, out, work):
     """
     if state.log_pois.shape[0] == 1:
         return rising_block_weights(state, s0, v0, v1, size, linear, out, work)
-    sequential_log_g(state, s0, size, work[1], work[0])
+    if exact(state):
+        exact_log_g(state, s0, size, work[1])
+    else:
+        sequential_log_g(state, s0, size, work[1], work[0])
     for m in range(size + 1):  # m sites set to v1: m cut when v1 = 1
         out[0, m] = work[1, m] if v1 == 1 else work[1, size - m] - work[1, size]
     return False
@@ -1756,3 +1835,364 @@ def _pivots_in_order(state):
     bool
     """
     return True
+
+
+# --- exact seating under the Pitman-Yor prior (option exact_seating; seating.py) ---------------
+@inline
+def exact(state):
+    """Whether the state keeps exact seating.
+
+    Parameters
+    ----------
+    state : ScfgState
+
+    Returns
+    -------
+    bool
+    """
+    return state.params[EXACT] > 0.0
+
+
+@inline
+def rule_tables(state, key):
+    """t_r: the tables of the rule (Σ u over its occurrences in the index).
+
+    Parameters
+    ----------
+    state : ScfgState
+    key : int64
+
+    Returns
+    -------
+    int64
+    """
+    t = 0
+    slot = hash_table.find(state.slot_key, key)
+    if slot >= 0:
+        v = state.slot_head[slot]
+        while v >= 0:
+            t += state.u[v]
+            v = state.item_next[v]
+    return t
+
+
+@kernel
+def seat_first(state):
+    """A table for each rule in use, opened by its list's first occurrence: a valid seating to
+    start a chain from (the moves draw every rule's tables again as they touch it).
+
+    Parameters
+    ----------
+    state : ScfgState, mutated (u, cls_T)
+    """
+    for slot in range(state.slot_key.shape[0]):
+        if state.slot_key[slot] != hash_table.EMPTY:
+            state.u[state.slot_head[slot]] = 1
+            state.cls_T[rule_class(state, state.slot_key[slot])] += 1
+
+
+@inline
+def world_put(state, w, key, log_p0, dn):
+    """Add dn to what the option adds to rule ``key`` in the world ex_*[:w] (entering it with
+    its log P₀ if new); returns the world's new size.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated (its world)
+    w : int
+    key : int64
+    log_p0 : float64
+    dn : int
+
+    Returns
+    -------
+    int
+    """
+    i = 0
+    while i < w and state.ex_key[i] != key:
+        i += 1
+    if i == w:
+        state.ex_key[w], state.ex_p0[w], state.ex_dn[w] = key, log_p0, 0
+        w += 1
+    state.ex_dn[i] += dn
+    return w
+
+
+@kernel
+def world_open(state, w):
+    """Complete a move's world: the pending rules in use join it, its entries are put in
+    restaurant order, and each rule's count and tables are read. Returns its size.
+
+    Parameters
+    ----------
+    state : ScfgState, mutated (its world)
+    w : int
+
+    Returns
+    -------
+    int
+    """
+    for j in range(state.n_pend[0]):
+        slot = hash_table.find(state.slot_key, state.pend[j])
+        if slot >= 0:
+            w = world_put(state, w, state.pend[j], state.logp0[state.slot_head[slot]], 0)
+    for i in range(w):
+        state.ex_cls[i] = rule_class(state, state.ex_key[i])
+    for i in range(1, w):  # insertion sort by restaurant: a world holds a few rules
+        j = i
+        while j > 0 and state.ex_cls[j - 1] > state.ex_cls[j]:
+            state.ex_key[j - 1], state.ex_key[j] = state.ex_key[j], state.ex_key[j - 1]
+            state.ex_p0[j - 1], state.ex_p0[j] = state.ex_p0[j], state.ex_p0[j - 1]
+            state.ex_cls[j - 1], state.ex_cls[j] = state.ex_cls[j], state.ex_cls[j - 1]
+            state.ex_dn[j - 1], state.ex_dn[j] = state.ex_dn[j], state.ex_dn[j - 1]
+            j -= 1
+    for i in range(w):
+        state.ex_n[i] = count_of(state, state.ex_key[i])
+        state.ex_t[i] = rule_tables(state, state.ex_key[i])
+    return w
+
+
+@inline
+def restaurant_end(state, w, i):
+    """The end of the world's entries of entry i's restaurant (they start at i).
+
+    Parameters
+    ----------
+    state : ScfgState
+    w, i : int
+
+    Returns
+    -------
+    int
+    """
+    j = i
+    while j < w and state.ex_cls[j] == state.ex_cls[i]:
+        j += 1
+    return j
+
+
+@kernel
+def world_log_weight(state, w):
+    """log p of the option the world's ex_dn describe, up to a factor common to every option
+    of the move: per restaurant of the world, N_l log Poisson(l) − log α^(N_l) plus its rules'
+    tables summed out given the restaurant's other tables (``seating.log_tables_summed``).
+
+    Parameters
+    ----------
+    state : ScfgState (ex_c, ex_rows used as work)
+    w : int
+
+    Returns
+    -------
+    float64
+    """
+    alpha, d = state.params[ALPHA], state.params[DISCOUNT]
+    total = 0.0
+    i = 0
+    while i < w:
+        j = restaurant_end(state, w, i)
+        c = state.ex_cls[i]
+        n_add, t_in = 0, 0
+        for q in range(i, j):
+            state.ex_c[q] = state.ex_n[q] + state.ex_dn[q]
+            n_add += state.ex_dn[q]
+            t_in += state.ex_t[q]
+        big_n = state.cls_n[c] + n_add
+        total += big_n * state.log_pois[c] - (math.lgamma(alpha + big_n) - math.lgamma(alpha))
+        total += seating.log_tables_summed(state.ex_c[i:j], state.ex_p0[i:j],
+                                           state.log_stirling, state.cls_T[c] - t_in, alpha, d,
+                                           state.ex_rows[i:j])
+        i = j
+    return total
+
+
+@kernel
+def seat_rule(rng, state, key, t):
+    """Give rule ``key`` t tables: u = 1 at a uniformly random t of its occurrences (given
+    t_r, which of them opened a table is uniform: the chain's seating is (z, t)).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : ScfgState, mutated (u, cls_T)
+    key : int64
+    t : int
+    """
+    slot = hash_table.find(state.slot_key, key)
+    if slot < 0:
+        return
+    c = rule_class(state, key)
+    need, left = t, state.slot_size[slot]
+    v = state.slot_head[slot]
+    while v >= 0:
+        take = 1 if rng.random() * left < need else 0
+        state.cls_T[c] += take - state.u[v]
+        state.u[v] = take
+        need -= take
+        left -= 1
+        v = state.item_next[v]
+
+
+@kernel
+def world_seat(rng, state, w):
+    """Draw the tables of the world's rules (after the move: their counts read again) from
+    their exact conditional, restaurant by restaurant (``seating.draw_tables``); the pending
+    rules, all in the world, are pending no more.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : ScfgState, mutated
+    w : int
+        A world from ``world_open`` (its rules' order and restaurants).
+    """
+    alpha, d = state.params[ALPHA], state.params[DISCOUNT]
+    scratch = state.ex_rows[state.ex_rows.shape[0] - 1]
+    for i in range(w):
+        state.ex_n[i] = count_of(state, state.ex_key[i])
+        state.ex_t[i] = rule_tables(state, state.ex_key[i])
+    i = 0
+    while i < w:
+        j = restaurant_end(state, w, i)
+        t_in = 0
+        for q in range(i, j):
+            t_in += state.ex_t[q]
+        seating.draw_tables(rng, state.ex_n[i:j], state.ex_p0[i:j], state.log_stirling,
+                            state.cls_T[state.ex_cls[i]] - t_in, alpha, d, state.ex_rows[i:j],
+                            scratch, state.ex_c[i:j])
+        for q in range(i, j):
+            seat_rule(rng, state, state.ex_key[q], state.ex_c[q])
+        i = j
+    state.n_pend[0] = 0
+
+
+@kernel
+def pend_add(state, key):
+    """Make rule ``key`` pending (its tables summed out until a move draws them). When the
+    list is full, the pending rules no longer in use leave it (they have no tables).
+
+    Parameters
+    ----------
+    state : ScfgState, mutated (pend, n_pend)
+    key : int64
+    """
+    k = state.n_pend[0]
+    for j in range(k):
+        if state.pend[j] == key:
+            return
+    if k == state.pend.shape[0]:
+        kept = 0
+        for j in range(k):
+            if count_of(state, state.pend[j]) > 0:
+                state.pend[kept] = state.pend[j]
+                kept += 1
+        k = kept
+    state.pend[k] = key
+    state.n_pend[0] = k + 1
+
+
+@kernel
+def exact_cut_weights(state, n, w):
+    """TOKEN's cut at node n with exact seating: w[0] ∝ p(uncut), w[1] ∝ p(cut), the tables of
+    r₁, r₂, r₃ (and of the pending rules) summed out given the others' — the site's own
+    occurrences taken away first.
+
+    Parameters
+    ----------
+    state : ScfgState (its world used as work)
+    n : int
+    w : float64[≥ 2]
+        Output.
+    """
+    k1, p1, k2, p2, k3, p3, _ = type_of(state, n)
+    cut = np.int64(state.cut[n])
+    m = world_put(state, 0, k1, p1, cut - 1)
+    m = world_put(state, m, k2, p2, -cut)
+    m = world_put(state, m, k3, p3, -cut)
+    m = world_open(state, m)
+    world_put(state, m, k1, p1, 1)
+    w0 = world_log_weight(state, m)
+    world_put(state, m, k1, p1, -1)
+    world_put(state, m, k2, p2, 1)
+    world_put(state, m, k3, p3, 1)
+    w1 = world_log_weight(state, m)
+    top = max(w0, w1)
+    w[0], w[1] = np.exp(w0 - top), np.exp(w1 - top)
+
+
+@kernel
+def exact_edge(rng, state, n, r, new, inv_temp, w, deg):
+    """Metropolis-Hastings on the edge eq. 9 proposed: the proposal's rules are weighed with
+    the approximate tables, the target with exact seating (the region's rules' tables, old and
+    new, and the pending ones summed out); ∏ deg(v) is in both and cancels. Returns the edge
+    to keep and the move's world (to seat after it).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    state : ScfgState (its world written; n's edge restored)
+    n, r : int
+    new : int
+        The proposed edge.
+    inv_temp : float64
+    w : float64[≥ 2 deg]
+        eq. 9's tempered log weights of each edge, then each edge's Σ log deg(v).
+    deg : int
+
+    Returns
+    -------
+    (int, int)
+    """
+    old = state.edge[n]
+    k, _ = region_rules(state, n, r)
+    m = 0
+    for i in range(k):
+        m = world_put(state, m, state.rk[i], state.rp[i], -1)
+    if new != old:
+        state.edge[n] = new
+        k, _ = region_rules(state, n, r)
+        state.edge[n] = old
+        for i in range(k):
+            m = world_put(state, m, state.rk[i], state.rp[i], 1)
+    m = world_open(state, m)
+    if new == old:
+        return old, m
+    log_new = world_log_weight(state, m)
+    for i in range(m):
+        state.ex_dn[i] = 0
+    log_old = world_log_weight(state, m)
+    log_ratio = (inv_temp * (log_new - log_old)
+                 + state.params[DEG_ON] * (w[deg + new] - w[deg + old]) - (w[new] - w[old]))
+    if log_ratio >= 0.0 or rng.random() < np.exp(log_ratio):
+        return new, m
+    return old, m
+
+
+@kernel
+def exact_log_g(state, s0, size, log_g):
+    """TYPE's g(m) − g(0) in logs with exact seating: the block's type's three rules (and
+    the pending ones) with their tables summed out, for m = 0 … size cut sites.
+
+    Parameters
+    ----------
+    state : ScfgState, the block removed (its world used as work)
+    s0, size : int
+    log_g : float64[≥ size + 1]
+        Output.
+    """
+    m = 0
+    for j in range(3):
+        m = world_put(state, m, state.type_key[s0, j], state.type_logp0[s0, j], 0)
+    m = world_open(state, m)
+    k1, p1 = state.type_key[s0, T1], state.type_logp0[s0, T1]
+    k2, p2 = state.type_key[s0, T2], state.type_logp0[s0, T2]
+    k3, p3 = state.type_key[s0, T3], state.type_logp0[s0, T3]
+    world_put(state, m, k1, p1, size)
+    for cuts in range(size + 1):
+        log_g[cuts] = world_log_weight(state, m)
+        world_put(state, m, k1, p1, -1)
+        world_put(state, m, k2, p2, 1)
+        world_put(state, m, k3, p3, 1)
+    top = log_g[0]
+    for cuts in range(size + 1):
+        log_g[cuts] -= top

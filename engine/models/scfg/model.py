@@ -24,12 +24,14 @@ from engine.core.word_hash import fill_prefix_hashes
 from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Output,
                                     Presentation, SiteView)
 from engine.models.registry import register
-from engine.models.scfg import kernels, pitman_yor
+from engine.models.scfg import kernels, pitman_yor, seating
 from engine.models.scfg.forest import forest
 
 ALPHA = 5.0  # §5.1: α = 5 for every rule size, DP and Pitman-Yor alike
 DISCOUNT = 0.5  # §5.1: d = 0.5
 POISSON = 2.0  # §5.1: λ = 2 for the rule-length prior
+# exact seating keeps an N × N table of log S_d(n, t) and a move's convolutions: small corpora
+EXACT_MAX_NODES = 1000
 CUT_MARK = "*"
 _NODE = re.compile(r"\((\d+)-(\d+)/(\d+)-(\d+)(\*?)")
 
@@ -59,6 +61,10 @@ class ScfgModel(ModelBase):
         the DP; its samplers use the paper's table approximation (eqs. 6–7).
     discount, poisson : float
         d and λ of the Pitman-Yor prior.
+    exact_seating : bool
+        Under the Pitman-Yor prior, keep each rule's tables and make every move exact against
+        them (``kernels``, ``seating.py``) instead of the paper's approximation; corpora of at
+        most EXACT_MAX_NODES forest nodes.
     """
 
     name = "scfg"
@@ -81,6 +87,11 @@ class ScfgModel(ModelBase):
                "d, the Pitman-Yor discount (with --pitman-yor)", 0.0, 0.99),
         Option("poisson", "--poisson", float, POISSON,
                "λ, the Poisson prior's mean rule length (with --pitman-yor)", 1e-3, 1e3),
+        Option("exact_seating", "--exact-seating", bool, False,
+               "with --pitman-yor: keep every rule's tables and make each move exact against "
+               "them (TOKEN's cut and TYPE's g(m) sum the tables out, the edge step is "
+               f"corrected by Metropolis-Hastings); corpora up to {EXACT_MAX_NODES:,} forest "
+               "nodes"),
         Option("alignments", "--alignments", str, None,
                "the alignments in Pharaoh format, a line per pair (default: each line of "
                "--data carries its links as a third field)", reads=True),
@@ -120,7 +131,7 @@ class ScfgModel(ModelBase):
         return cls(aligned.read("a b c ||| x y z ||| 0-0 1-1 2-2\n" * 2 + aligned.EXAMPLE))
 
     def __init__(self, corpus: AlignedCorpus, alpha=ALPHA, no_deg=False, pitman_yor=False,
-                 discount=DISCOUNT, poisson=POISSON):
+                 discount=DISCOUNT, poisson=POISSON, exact_seating=False):
         if not (math.isfinite(alpha) and alpha > 0):
             raise ValueError(f"α must be a positive number (got {alpha})")
         if pitman_yor and not (0.0 <= discount < 1.0 and poisson > 0):
@@ -131,6 +142,10 @@ class ScfgModel(ModelBase):
         self.pitman_yor = bool(pitman_yor)
         self.discount = float(discount) if pitman_yor else 0.0
         self.poisson = float(poisson)
+        if exact_seating and not pitman_yor:
+            raise ValueError("exact seating is for the Pitman-Yor prior: add --pitman-yor (the "
+                             "DP's moves are exact already)")
+        self.exact_seating = bool(exact_seating)
         self.forests = [forest(len(f), len(e), links)
                         for f, e, links in zip(corpus.source, corpus.target, corpus.links)]
         self.v_f = len({w for words in corpus.source for w in words})
@@ -138,6 +153,13 @@ class ScfgModel(ModelBase):
         self.arrays = self._pack(not no_deg)
         self.n_sites = len(self.arrays["site_node"])
         self.n_nodes = len(self.arrays["node_pair"])
+        if self.exact_seating and self.n_nodes > EXACT_MAX_NODES:
+            raise ValueError(f"exact seating is offered for corpora of at most "
+                             f"{EXACT_MAX_NODES:,} forest nodes; this one has {self.n_nodes:,} "
+                             f"(use fewer pairs, or the paper's approximate tables)")
+        if self.exact_seating:
+            self.arrays["log_stirling"] = seating.log_stirling_table(self.discount,
+                                                                     self.n_nodes)
         self.pair_start = np.concatenate([[0], self.arrays["pair_root"] + 1])
 
     def _pack(self, deg):
@@ -167,8 +189,9 @@ class ScfgModel(ModelBase):
             f_prefix=f_prefix, e_prefix=e_prefix, power=power,
             site_node=site_node.astype(np.int64), node_site=node_site,
             params=np.array([self.alpha, math.log(self.alpha), math.log(self.v_f),
-                             math.log(self.v_e), 1.0 if deg else 0.0, self.discount]),
-            log_pois=self._log_pois())
+                             math.log(self.v_e), 1.0 if deg else 0.0, self.discount,
+                             1.0 if self.exact_seating else 0.0]),
+            log_pois=self._log_pois(), log_stirling=np.zeros((1, 1)))
 
     def _log_pois(self):
         """log Poisson(l; λ) of every rule length (``kernels.log_pois``; [0.0]: the DP)."""
@@ -239,10 +262,22 @@ class ScfgModel(ModelBase):
             ov_dn=np.zeros(2 * z, np.int64), ov_dt=np.zeros(2 * z),
             world=np.zeros((4, 3), np.int64), world_f=np.zeros((2, 3)), bs_key=np.zeros(z, np.int64),
             bs_count=np.zeros(z, np.int64), seen=np.zeros(n, np.int64),
-            clock=np.zeros(1, np.int64),
-            shard=np.array([0, len(self.forests)], np.int64))
+            clock=np.zeros(1, np.int64), rk=np.zeros(z + 1, np.int64), rp=np.zeros(z + 1),
+            shard=np.array([0, len(self.forests)], np.int64), **self._seating_arrays(n, z))
         kernels.recount(state)
         return state
+
+    def _seating_arrays(self, n, z):
+        """Exact seating's part of a state (``kernels.ScfgState``), every array of length 1
+        without it."""
+        w, rows = (n + 2 * z + 8, n + z + 2) if self.exact_seating else (1, 1)
+        return dict(
+            u=np.zeros(n, np.uint8),  # read as each rule leaves the index
+            cls_T=np.zeros(len(self.arrays["log_pois"]), np.int64),
+            pend=np.zeros(w, np.int64), n_pend=np.zeros(1, np.int64),
+            **{name: np.zeros(w, np.int64)
+               for name in ("ex_key", "ex_cls", "ex_n", "ex_t", "ex_dn", "ex_c")},
+            ex_p0=np.zeros(w), ex_rows=np.zeros((w + 1, rows)))
 
     def clone_state(self, state):
         return clone(state, shared=kernels.CORPUS_FIELDS)
