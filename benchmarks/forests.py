@@ -5,7 +5,8 @@ The forests' construction time; TOKEN's and TYPE's sweep times and their ratio; 
 TOKEN in log p(rules) at iterations 5 to 60 and at equal engine time, and TYPE-anneal's last
 log p against TOKEN's (the paper's Fig. 4, α = 5, every node cut at the start); the parallel
 inexact TYPE sampler with k workers on a local Dask cluster of two processes: time per
-iteration, speed-up and log p after 60 iterations (the paper's Fig. 5).
+iteration, speed-up and log p after 60 iterations (the paper's Fig. 5); under the Pitman-Yor
+prior the sweeps with the paper's approximate tables and with exact seating.
 """
 import sys
 import time
@@ -20,7 +21,7 @@ from engine.grid import local_cluster
 from engine.models.scfg.forest import forest
 from engine.models.scfg import kernels
 from engine.models.scfg import pitman_yor as py
-from engine.models.scfg.model import ScfgModel
+from engine.models.scfg.model import EXACT_MAX_NODES, ScfgModel
 from engine.parallel import ParallelChain
 from engine.run import Run
 from engine.samplers import make_sampler
@@ -168,6 +169,31 @@ def pitman_yor(corpus):
                 "TYPE iterations (T = N^d against the tables summed out)")]
 
 
+def exact_seating(corpus):
+    """Exact seating against the paper's approximate tables (Pitman-Yor, d = 0.5) on the
+    longest head of KFTT it is offered for: TOKEN's and TYPE's (no skip) sweep times, each pair
+    on its own chain from η = 1, their sweeps taken in turn."""
+    n = len(corpus)
+    while ScfgModel(corpus.head(n)).n_nodes > EXACT_MAX_NODES:
+        n = int(n * 0.9)
+    head = corpus.head(n)
+    sweeps = []
+    for exact in (False, True):
+        model = ScfgModel(head, pitman_yor=True, exact_seating=exact)
+        for name in ("token", "type"):
+            rng = make_rng(1)
+            state, sampler = model.new_state(rng, eta=1.0), make_sampler(name, skip=False)
+            sweeps.append(lambda sampler=sampler, rng=rng, state=state: sampler.sweep(rng, state))
+    token, typed, exact_token, exact_type = interleaved_medians(sweeps, repeats=10, warmup=5)
+    how = f"the first {n} KFTT pairs ({model.n_nodes:,} nodes), median of sweeps 6–15"
+    return [Row("Pitman-Yor TOKEN sweep, exact seating", exact_token * 1e3, None, "ms",
+                f"{how}; {exact_token / token:.2f} × the approximate TOKEN's "
+                f"{token * 1e3:.2f} ms"),
+            Row("Pitman-Yor TYPE (no skip) sweep, exact seating", exact_type * 1e3, None, "ms",
+                f"{how}; {exact_type / typed:.2f} × the approximate TYPE's {typed * 1e3:.2f} ms"
+                f"; {exact_type / exact_token:.2f} × exact TOKEN")]
+
+
 def predictive_errors(model, state):
     """|log approximate − log exact| predictive of the 100 most used rules and 100 others."""
     live = np.flatnonzero(state.slot_key != hash_table.EMPTY)
@@ -189,4 +215,4 @@ def rows():
     corpus = read_files(KFTT_PAIRS, KFTT_GOLD)
     model = ScfgModel(corpus)
     return [construction(corpus), *sweep_times(model), *iterations(model), equal_time(model),
-            *parallel(model), *pitman_yor(corpus)]
+            *parallel(model), *pitman_yor(corpus), *exact_seating(corpus)]

@@ -28,6 +28,8 @@ MONOTONE = "a b c d ||| w x y z ||| 0-0 1-1 2-2 3-3\n"
 # one three-word pair twice and a two-word pair inside it: their rules recur, so TYPE's blocks
 # (and one-stage's sequential draws) span pairs; 4,096 analyses
 RECURRING = ("a b c ||| x y z ||| 0-0 1-1 2-2\n" * 2) + "b c ||| y z ||| 0-0 1-1\n"
+# one rule recurring five times: where the Pitman-Yor prior's T = N^d is furthest from the tables
+COPIES = "a b ||| x y ||| 0-0 1-1\n" * 5
 EXAMPLE = "我 今天 和 她 有 约会 ||| I have a date with her today ||| 0-0 1-6 2-4 3-5 4-1 5-3"
 
 
@@ -196,6 +198,11 @@ def monotone() -> AlignedCorpus:
 def recurring() -> AlignedCorpus:
     """The tiny corpus of three pairs whose rules recur (``RECURRING``)."""
     return read(RECURRING, name="Tiny: three pairs whose rules recur")
+
+
+def copies() -> AlignedCorpus:
+    """The tiny corpus of one two-word pair five times (``COPIES``)."""
+    return read(COPIES, name="Tiny: one two-word pair, five times")
 
 
 def builtin() -> AlignedCorpus:

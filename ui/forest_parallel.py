@@ -12,6 +12,7 @@ import streamlit as st
 from engine.cli.race_plots import style
 from engine.grid import BuiltModel, server_scheduler
 from engine.live.grid_job import GridJob
+from engine.models.scfg.model import NO_PARALLEL_EXACT
 from engine.parallel import ParallelTask
 from ui.charts import show
 from ui.cluster import show_where_grids_run
@@ -55,6 +56,9 @@ def section(corpus, config, make_model):
     show_where_grids_run()
     s = st.session_state
     ready = corpus is not None and bool(s.fo_workers)
+    if dict(config["hyperparameters"]).get("exact_seating"):
+        st.info(f"The parallel chains cannot run with these settings: {NO_PARALLEL_EXACT}.")
+        ready = False
     counts = worker_counts(s.fo_workers, len(corpus)) if ready else []
     settings = None if not ready else (
         hashlib.sha256(pickle.dumps(corpus)).hexdigest(), config["hyperparameters"],

@@ -253,6 +253,28 @@ def fo_one_stage(race):
     assert 0.70 < at_three["one-stage-mh"] < 0.85 and 0.70 < at_three["type"] < 0.85
 
 
+def at_five_rules(race):
+    """Each chain's share of passes with every pair one rule, and the exact posterior's."""
+    model = race.runs["token"].model
+    values, p = model.exact_posterior()
+    rules = np.array([model.state_from_values(v).n_rules[0] for v in values])
+    shares = {name: (column(race, name, "rules")[1:] == 5).mean() for name in race.runs}
+    return model, p[rules == 5].sum(), shares
+
+
+def fo_pitman_yor_approximate(race):
+    model, exact, shares = at_five_rules(race)
+    assert model.pitman_yor and not model.exact_seating
+    assert exact == pytest.approx(0.967, abs=1e-3)
+    assert all(share < 0.90 for share in shares.values())  # seeds 0–29: 0.81–0.88
+
+
+def fo_pitman_yor_exact(race):
+    model, exact, shares = at_five_rules(race)
+    assert model.exact_seating
+    assert all(0.94 < share < 0.99 for share in shares.values())  # seeds 0–29: 0.95–0.98
+
+
 RACES = [
     ("pages/toy_posterior.py", "toy", "Fig. 2: TOKEN stuck at m = n, TYPE at the mode", toy_fig2),
     ("pages/toy_posterior.py", "toy", "Small n = 12: TYPE's draws, m by m", toy_small),
@@ -294,6 +316,9 @@ RACES = [
     ("pages/forests.py", "fo", "TYPE-anneal: hot, then as high as TYPE", fo_anneal),
     ("pages/forests.py", "fo", "Without deg(v) the edge sampler is wrong", fo_without_deg),
     ("pages/forests.py", "fo", "One-stage is biased; corrected, it is not", fo_one_stage),
+    ("pages/forests.py", "fo", "Pitman-Yor with T = Nᵈ: too many rules",
+     fo_pitman_yor_approximate),
+    ("pages/forests.py", "fo", "Pitman-Yor with exact seating: on the mark", fo_pitman_yor_exact),
     ("pages/particle_filter.py", "pf", "N = 1 collapses: one particle is DPS", pf_one_collapses),
     ("pages/particle_filter.py", "pf", "Resampling only at ESS ≤ 1: one particle takes all the "
      "weight", pf_weights_degenerate),

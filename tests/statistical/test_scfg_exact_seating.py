@@ -122,8 +122,27 @@ def test_the_seating_stays_consistent_after_mixed_moves():
 
 
 def test_exact_seating_says_what_it_needs():
-    with pytest.raises(ValueError, match="--pitman-yor"):
+    with pytest.raises(ValueError, match="pitman-yor"):
         scfg.tiny_model(exact_seating=True)
     big = "a b c d e f ||| u v w x y z ||| 0-0 1-1 2-2 3-3 4-4 5-5\n" * 60
     with pytest.raises(ValueError, match=f"{EXACT_MAX_NODES:,} forest nodes"):
         pitman_yor(big, 5.0, 0.5, True)
+
+
+def test_same_seed_same_trace_and_a_clone_goes_on_alike():
+    model = scfg.large_model(pitman_yor=True, discount=0.5, exact_seating=True)
+
+    def chain(state, rng, sweeps):
+        """The log-likelihood after each sweep of TOKEN and TYPE in turn."""
+        trace = []
+        for i in range(sweeps):
+            make_sampler(("token", "type")[i % 2]).sweep(rng, state)
+            trace.append(model.loglik_running(state))
+        return trace
+
+    first, second = (model.new_state(make_rng(7), eta=0.5) for _ in range(2))
+    assert chain(first, make_rng(8), 5) == chain(second, make_rng(8), 5)
+    copy = model.clone_state(first)
+    assert chain(first, make_rng(9), 5) == chain(copy, make_rng(9), 5)
+    np.testing.assert_array_equal(first.u, copy.u)
+    np.testing.assert_array_equal(first.cls_T, copy.cls_T)

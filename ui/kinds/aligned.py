@@ -6,7 +6,7 @@ import html
 
 import streamlit as st
 
-from datasets.aligned import ALIGNED, SEPARATOR, AlignedCorpus, monotone, recurring
+from datasets.aligned import ALIGNED, SEPARATOR, AlignedCorpus, copies, monotone, recurring
 from ui.corpus_choice import CorpusPicker, builtin, read_file, upload, wrong_suffix
 from ui.forest_svg import PairView
 from ui.kinds.registry import View, register
@@ -17,8 +17,10 @@ from ui.theme import ROW_FONT, mark_style, row_number
 SOURCES = {"builtin": "Built-in: small Japanese–English pairs",
            "monotone": "Tiny: one four-word pair (its exact posterior known)",
            "recurring": "Tiny: three pairs whose rules recur (exact posterior known)",
+           "copies": "Tiny: one two-word pair, five times (exact posterior known)",
            "upload": "Upload a file (links on each line)",
            "upload2": "Upload pairs and alignments (two files)"}
+TINY = {"monotone": monotone, "recurring": recurring, "copies": copies}
 SETTINGS = (Setting("source", "builtin", str, "the corpus", choices=tuple(SOURCES)),)
 
 
@@ -27,10 +29,8 @@ def choose(key):
     source = st.radio("Corpus", list(SOURCES), format_func=SOURCES.get, key=f"{key}_source")
     if source == "builtin":
         return builtin(ALIGNED.name)
-    if source == "monotone":
-        return monotone()
-    if source == "recurring":
-        return recurring()
+    if source in TINY:
+        return TINY[source]()
     if source == "upload":
         return upload(ALIGNED, key, f"One pair a line with its links: source{SEPARATOR}target"
                                     f"{SEPARATOR}0-0 1-2 … (Pharaoh links, 0-based)")
