@@ -45,6 +45,7 @@ test: $(VENV)/.dev chromium
 		$(BIN)/python -m pytest -q -p no:cacheprovider tests/conformance \
 		tests/statistical/test_rejuvenation_exact.py tests/unit/test_scfg.py \
 		tests/statistical/test_scfg_pitman_yor.py tests/unit/test_scfg_parallel.py \
+		tests/unit/test_scfg_seating.py tests/statistical/test_scfg_exact_seating.py \
 		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior \
 		and not dask_actors and not how_far and not too_many"' \
 		> $(BOUNDSCHECK_LOG) 2>&1 & checked=$$!; \
