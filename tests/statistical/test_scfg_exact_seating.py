@@ -79,6 +79,11 @@ def test_without_deg_the_exact_edge_step_is_wrong_too(deg):
     assert (p > 1e-3) == deg, f"with deg {deg}: p = {p:.2g}"
 
 
+def tables_per_length(state):
+    """T_l of every restaurant (rule length) l, as the state keeps them."""
+    return state.work_i[kernels.TABLES, :len(state.log_pois)]
+
+
 def seating_of(model, state):
     """Each rule in use: (count, tables) from the index and u; and T_l per restaurant."""
     live = np.flatnonzero(state.slot_key >= 0)
@@ -89,7 +94,7 @@ def seating_of(model, state):
             t += int(state.u[v])
             v = state.item_next[v]
         rules[int(state.slot_key[slot])] = (int(state.slot_size[slot]), t)
-    per_class = np.zeros_like(state.cls_T)
+    per_class = np.zeros_like(tables_per_length(state))
     for key, (_, t) in rules.items():
         per_class[key >> kernels.CLASS_SHIFT] += t
     return rules, per_class
@@ -105,8 +110,8 @@ def test_the_seating_stays_consistent_after_mixed_moves():
     for name in ["token", "type", "one-stage-mh", "one-stage", "type", "token"] * 10:
         make_sampler(name, skip=False).sweep(rng, state)
         rules, per_class = seating_of(model, state)
-        np.testing.assert_array_equal(per_class, state.cls_T)
-        pending = set(state.pend[:state.n_pend[0]].tolist())
+        np.testing.assert_array_equal(per_class, tables_per_length(state))
+        pending = set(state.work_i[kernels.PEND, :state.work_i[kernels.META, 0]].tolist())
         for key, (n, t) in rules.items():
             assert key in pending or 1 <= t <= n, (name, key, n, t)
     on_index = np.zeros(model.n_nodes, bool)
@@ -145,4 +150,4 @@ def test_same_seed_same_trace_and_a_clone_goes_on_alike():
     copy = model.clone_state(first)
     assert chain(first, make_rng(9), 5) == chain(copy, make_rng(9), 5)
     np.testing.assert_array_equal(first.u, copy.u)
-    np.testing.assert_array_equal(first.cls_T, copy.cls_T)
+    np.testing.assert_array_equal(tables_per_length(first), tables_per_length(copy))

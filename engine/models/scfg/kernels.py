@@ -57,6 +57,14 @@ TINY_LOG = -30.0  # log α P₀ below this counts as tiny next to any count (see
 CLASS_SHIFT = 53
 LONGEST = (1 << (63 - CLASS_SHIFT)) - 1
 ALPHA, LOG_ALPHA, LOG_VF, LOG_VE, DEG_ON, DISCOUNT, EXACT = 0, 1, 2, 3, 4, 5, 6  # params
+# rows of work_i and work_f (ScfgState)
+(FRONTIER, ORDER, STACK, NODES, REGION, BS_KEY, BS_COUNT, OV_KEY, OV_COUNT, OV_CLS, OV_DN,
+ RULE_KEYS, TABLES, META, PEND, EX_KEY, EX_CLS, EX_N, EX_T, EX_DN, EX_C) = range(21)
+WORLD = 21  # four rows
+WORK_ROWS = 25
+# work_f's last rows, after exact seating's W convolution rows
+WORLD_T, WORLD_P0, SCRATCH, EX_P0, RULE_P0, OV_DT = -6, -5, -4, -3, -2, -1
+FLOAT_ROWS = 6
 
 CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "tails",
                  "f_start", "e_start", "f_prefix", "e_prefix", "power", "site_node",
@@ -64,10 +72,8 @@ CORPUS_FIELDS = ("pair_root", "node_pair", "span", "edge_start", "tail_start", "
 
 ScfgState = namedtuple("ScfgState", CORPUS_FIELDS + ("shard",) + (
     "edge", "cut", "up", "key", "logp0", "slot_key", "slot_head", "slot_size", "item_next",
-    "item_prev", "n_rules", "cls_n", "cls_t", "removed", "gone", "type_key", "type_logp0", "type_root", "frontier",
-    "order", "stack", "nodes", "region", "sym", "ov_key", "ov_count", "bs_key", "bs_count",
-    "ov_cls", "ov_dn", "ov_dt", "world", "world_f", "seen", "clock", "rk", "rp", "u", "cls_T",
-    "pend", "n_pend", "ex_key", "ex_p0", "ex_cls", "ex_n", "ex_t", "ex_dn", "ex_c", "ex_rows"))
+    "item_prev", "n_rules", "cls_n", "cls_t", "removed", "gone", "type_key", "type_logp0",
+    "type_root", "sym", "seen", "clock", "u", "work_i", "work_f"))
 ScfgState.__doc__ = """State of the SCFG rule sampler: the forests (shared by copies), a tree in
 each and its cuts.
 
@@ -107,33 +113,40 @@ type_key : int64[S, 3]      a removed site's type (r₁, r₂, r₃): the merged
                             it and the one below it when it is cut
 type_logp0 : float64[S, 3]  their log P₀
 type_root : int64[S]        a removed site's rule root (where r₁ and r₂ are rooted)
-frontier, order, stack : int64[Z]   work: a rule's frontier nodes, their target order, a walk
-nodes : int64[Z]            work: the nodes below one (``below``)
-region : int64[Z]           work: the nodes of a site's merged rule (``block_candidates``)
-sym : int64[N, 2]           work: the symbols of the rule an inner node would root (``inner_symbols``)
-bs_key, bs_count : int64[Z]         work: an edge step's current rules, as negative counts
+sym : int64[N, 2]           work: the symbols of the rule an inner node would root
+                            (``inner_symbols``)
 seen : int64[N], clock : int64[1]   work: the nodes redrawn in one ``refresh_off_tree``
 shard : int64[2]            (lo, hi): the pairs the samplers sweep, lo … hi − 1 (0, P: all). A
                             shard of the parallel sampler (§4.2, ``parallel.py``) holds the
                             whole corpus's trees and index but samples only its own pairs, and
                             TYPE's blocks hold only their sites (its local bookkeeping)
-ov_key, ov_count : int64[2 Z]       work: rules added on top of the index while eq. 9 scores an
-                            edge (N^{i−1})
-ov_cls : int64[2 Z], ov_dn : int64[2 Z], ov_dt : float64[2 Z]   work: what those rules add to
-                            their restaurants' N_L and T_l
-world : int64[4, 3], world_f : float64[2, 3]   work: a TYPE block's three rules under the
-                            Pitman-Yor prior (keys, restaurants, counts, N_L; T_l, log P₀)
-rk : int64[Z + 1], rp : float64[Z + 1]   work: the rules of an edge's region, their log P₀
 u : uint8[N]                exact seating: 1 at a rule occurrence that opened a table (all 0
                             without it)
-Exact seating (W = N + 2 Z + 8 entries; every array of length 1 without it):
-cls_T : int64[L]            T_l = Σ u over the restaurant's occurrences
-pend, n_pend : int64[W], int64[1]   the pending rules (their tables summed out until drawn)
-ex_key, ex_cls, ex_n, ex_t, ex_dn, ex_c : int64[W]   work: a move's rules (its *world*) in
-                            restaurant order: key, restaurant, count and tables now, the count
-                            an option adds, the count under the option (the tables drawn)
-ex_p0 : float64[W]          work: their log P₀
-ex_rows : float64[W + 1, N + Z + 2]   work: their convolutions (``seating``); the last row scratch
+work_i : int64[WORK_ROWS, I]        rows of I ≥ 2 Z + 1 entries (I ≥ W, L with exact seating):
+    FRONTIER, ORDER, STACK  work: a rule's frontier nodes, their target order, a walk
+    NODES                   work: the nodes below one (``below``)
+    REGION                  work: the nodes of a site's merged rule (``block_candidates``)
+    BS_KEY, BS_COUNT        work: an edge step's current rules, as negative counts
+    OV_KEY, OV_COUNT        work: rules added on top of the index while eq. 9 scores an edge
+                            (N^{i−1})
+    OV_CLS, OV_DN           work: what those rules add to their restaurants' N_L (and T_l,
+                            OV_DT)
+    RULE_KEYS               work: the rules of an edge's region (RULE_P0: their log P₀)
+    TABLES                  exact seating: T_l = Σ u over the restaurant's occurrences, l < L
+    META                    exact seating: [0] how many rules are pending
+    PEND                    exact seating: the pending rules (their tables summed out until drawn)
+    EX_KEY, EX_CLS, EX_N, EX_T, EX_DN, EX_C   exact seating, work: a move's rules (its *world*,
+                            W = N + 2 Z + 8 at most) in restaurant order: key, restaurant, count
+                            and tables now, the count an option adds, the count under the option
+                            (the tables drawn)
+    WORLD … WORLD + 3       work: a TYPE block's three rules under the Pitman-Yor prior
+                            (keys, restaurants, counts, N_L; WORLD_T, WORLD_P0: T_l, log P₀)
+work_f : float64[W + FLOAT_ROWS, F]  rows of F ≥ 2 Z + 1 entries (F ≥ W, N + Z + 2 with exact
+                            seating): W convolution rows (exact seating's work, ``seating``),
+                            then WORLD_T, WORLD_P0, SCRATCH, EX_P0 (the world's log P₀),
+                            RULE_P0 and OV_DT
+The work arrays are two 2-D arrays, not a field each: every kernel call passes the state, and
+each array field costs it (measured: fifteen more fields made TOKEN's KFTT sweep 1.6 × slower).
 """
 
 implements = for_state(ScfgState)
@@ -158,22 +171,21 @@ def segment(prefix, power, start, x, y):
 
 
 @kernel
-def collect_frontier(state, r, frontier, stack):
+def collect_frontier(state, r):
     """The frontier of the rule rooted at r (the cut nodes below r reached through the chosen
-    edges, stale ones included), in source order.
+    edges, stale ones included), in source order, into work_i's FRONTIER row (STACK: work).
 
     Parameters
     ----------
-    state : ScfgState
+    state : ScfgState (its FRONTIER and STACK rows written)
     r : int
-    frontier, stack : int64[Z]
-        Output (frontier[:k]) and work.
 
     Returns
     -------
     int
         k, the rule's nonterminals.
     """
+    frontier, stack = state.work_i[FRONTIER], state.work_i[STACK]
     k = 0
     stack[0] = r
     top = 1
@@ -193,21 +205,20 @@ def collect_frontier(state, r, frontier, stack):
 
 
 @kernel
-def rule_key(state, r, frontier, order, stack):
+def rule_key(state, r):
     """(key, log P₀) of the rule rooted at r as the current edges and cuts make it.
 
     Parameters
     ----------
-    state : ScfgState
+    state : ScfgState (work_i's FRONTIER, ORDER and STACK rows used as work)
     r : int
-    frontier, order, stack : int64[Z]
-        Work.
 
     Returns
     -------
     (int64, float64)
     """
-    k = collect_frontier(state, r, frontier, stack)
+    k = collect_frontier(state, r)
+    frontier, order, stack = state.work_i[FRONTIER], state.work_i[ORDER], state.work_i[STACK]
     p = state.node_pair[r]
     f_hash, f_len = side_hash(state, state.f_prefix, state.f_start[p], r, 0, frontier, order,
                               k)
@@ -405,7 +416,7 @@ def file_rule(state, r):
     state : ScfgState, mutated
     r : int
     """
-    key, log_p0 = rule_key(state, r, state.frontier, state.order, state.stack)
+    key, log_p0 = rule_key(state, r)
     file_known(state, r, key, log_p0)
 
 
@@ -420,7 +431,7 @@ def unfile_rule(state, r):
     """
     count_rule(state, state.key[r], -1)
     if state.u[r]:  # exact seating: its table goes with it
-        state.cls_T[rule_class(state, state.key[r])] -= 1
+        state.work_i[TABLES, rule_class(state, state.key[r])] -= 1
         state.u[r] = 0
     unfile_item(state.slot_key, state.slot_head, state.slot_size, state.item_next,
                 state.item_prev, state.key[r], r)
@@ -457,7 +468,7 @@ def attach(state, n, parent):
     state : ScfgState, mutated
     n, parent : int
     """
-    stack = state.stack
+    stack = state.work_i[STACK]
     stack[0] = n
     top = 1
     state.up[n] = parent
@@ -481,7 +492,7 @@ def detach(state, n):
     state : ScfgState, mutated
     n : int
     """
-    stack = state.stack
+    stack = state.work_i[STACK]
     top = 0
     e = state.edge_start[n] + state.edge[n]
     for i in range(state.tail_start[e], state.tail_start[e + 1]):
@@ -543,8 +554,8 @@ def recount(state):
     state.cls_n[:] = 0
     state.cls_t[:] = 0.0
     state.u[:] = 0
-    state.cls_T[:] = 0
-    state.n_pend[0] = 0
+    state.work_i[TABLES, :] = 0
+    state.work_i[META, 0] = 0
     for p in range(state.pair_root.shape[0]):
         root = state.pair_root[p]
         state.cut[root] = 1
@@ -566,9 +577,9 @@ def file_tree(state, root, filing):
     root : int
     filing : bool
     """
-    k = below(state, root, state.nodes)
+    k = below(state, root, state.work_i[NODES])
     for i in range(-1, k):
-        v = root if i < 0 else state.nodes[i]
+        v = root if i < 0 else state.work_i[NODES, i]
         if i < 0 or state.cut[v]:
             if filing:
                 file_rule(state, v)
@@ -638,10 +649,10 @@ def type_of(state, n):
     r = rule_root(state, n)
     old = state.cut[n]
     state.cut[n] = 0
-    k1, p1 = rule_key(state, r, state.frontier, state.order, state.stack)
+    k1, p1 = rule_key(state, r)
     state.cut[n] = 1
-    k2, p2 = rule_key(state, r, state.frontier, state.order, state.stack)
-    k3, p3 = rule_key(state, n, state.frontier, state.order, state.stack)
+    k2, p2 = rule_key(state, r)
+    k3, p3 = rule_key(state, n)
     state.cut[n] = old
     return k1, p1, k2, p2, k3, p3, r
 
@@ -655,7 +666,7 @@ def weigh(state, w, k1, p1, k2, p2, k3, p3, cut):
 
     Parameters
     ----------
-    state : ScfgState (overlays ov_* used as work)
+    state : ScfgState (its overlays used as work)
     w : float64[≥ 2]
         Output.
     k1, k2, k3 : int64
@@ -803,18 +814,18 @@ def region_out(state, n, r):
     n, r : int
     """
     unfile_rule(state, r)
-    k = below(state, n, state.nodes)
+    k = below(state, n, state.work_i[NODES])
     for i in range(k):
-        v = state.nodes[i]
+        v = state.work_i[NODES, i]
         if state.cut[v]:
             unfile_rule(state, v)
 
 
 @inline
 def overlay_add(state, m, mc, key, dn):
-    """Add dn occurrences of ``key`` on top of the index (ov_key[:m], ov_count[:m]) and what
-    they add to its restaurant's N_L and T_l (ov_cls[:mc], ov_dn[:mc], ov_dt[:mc]); returns the
-    overlays' new lengths.
+    """Add dn occurrences of ``key`` on top of the index (work_i's OV_KEY, OV_COUNT rows, [:m])
+    and what they add to its restaurant's N_L and T_l (OV_CLS, OV_DN, work_f's OV_DT, [:mc]);
+    returns the overlays' new lengths.
 
     Parameters
     ----------
@@ -828,23 +839,23 @@ def overlay_add(state, m, mc, key, dn):
     (int, int)
     """
     i = 0
-    while i < m and state.ov_key[i] != key:
+    while i < m and state.work_i[OV_KEY, i] != key:
         i += 1
     if i == m:
-        state.ov_key[m], state.ov_count[m] = key, 0
+        state.work_i[OV_KEY, m], state.work_i[OV_COUNT, m] = key, 0
         m += 1
     # its tables change only under the Pitman-Yor prior (no lookup under the DP)
-    n = count_of(state, key) + state.ov_count[i] if state.params[DISCOUNT] > 0.0 else 0
-    state.ov_count[i] += dn
+    n = count_of(state, key) + state.work_i[OV_COUNT, i] if state.params[DISCOUNT] > 0.0 else 0
+    state.work_i[OV_COUNT, i] += dn
     c = rule_class(state, key)
     j = 0
-    while j < mc and state.ov_cls[j] != c:
+    while j < mc and state.work_i[OV_CLS, j] != c:
         j += 1
     if j == mc:
-        state.ov_cls[mc], state.ov_dn[mc], state.ov_dt[mc] = c, 0, 0.0
+        state.work_i[OV_CLS, mc], state.work_i[OV_DN, mc], state.work_f[OV_DT, mc] = c, 0, 0.0
         mc += 1
-    state.ov_dn[j] += dn
-    state.ov_dt[j] += tables(state, n + dn) - tables(state, n)
+    state.work_i[OV_DN, j] += dn
+    state.work_f[OV_DT, j] += tables(state, n + dn) - tables(state, n)
     return m, mc
 
 
@@ -865,36 +876,38 @@ def overlay_predictive(state, m, mc, key, log_p0):
     """
     n = count_of(state, key)
     for i in range(m):
-        if state.ov_key[i] == key:
-            n += state.ov_count[i]
+        if state.work_i[OV_KEY, i] == key:
+            n += state.work_i[OV_COUNT, i]
             break
     c = rule_class(state, key)
     for j in range(mc):
-        if state.ov_cls[j] == c:
-            return log_predictive(state, key, n, log_p0, state.ov_dn[j], state.ov_dt[j])
+        if state.work_i[OV_CLS, j] == c:
+            return log_predictive(state, key, n, log_p0, state.work_i[OV_DN, j],
+                                  state.work_f[OV_DT, j])
     return log_predictive(state, key, n, log_p0, 0, 0.0)
 
 
 @kernel
 def region_rules(state, n, r):
     """The rules the region would have with n's current edge, in eq. 9's order (rooted at r,
-    then at the cut nodes below n breadth first) into rk, rp (keys, log P₀); and Σ log deg(v)
+    then at the cut nodes below n breadth first) into the RULE_KEYS and RULE_P0 rows; and
+    Σ log deg(v)
     over every node strictly below n. A cut node below n on the current tree keeps its rule
     whatever n's edge (its rule lies below it): its key is read, not recomputed; only r's rule
     and those of nodes coming onto the tree are named anew. Returns (rules, Σ log deg).
 
     Parameters
     ----------
-    state : ScfgState (rk, rp written)
+    state : ScfgState (work_i's RULE_KEYS and work_f's RULE_P0 rows written)
     n, r : int
 
     Returns
     -------
     (int, float64)
     """
-    nodes = state.nodes
+    nodes, keys, log_p0s = state.work_i[NODES], state.work_i[RULE_KEYS], state.work_f[RULE_P0]
     k = below(state, n, nodes)
-    state.rk[0], state.rp[0] = rule_key(state, r, state.frontier, state.order, state.stack)
+    keys[0], log_p0s[0] = rule_key(state, r)
     j = 1
     log_deg = 0.0
     for i in range(k):
@@ -902,10 +915,9 @@ def region_rules(state, n, r):
         log_deg += np.log(state.edge_start[v + 1] - state.edge_start[v])
         if state.cut[v]:
             if state.up[v] >= 0:
-                state.rk[j], state.rp[j] = state.key[v], state.logp0[v]
+                keys[j], log_p0s[j] = state.key[v], state.logp0[v]
             else:
-                state.rk[j], state.rp[j] = rule_key(state, v, state.frontier, state.order,
-                                                    state.stack)
+                keys[j], log_p0s[j] = rule_key(state, v)
             j += 1
     return j, log_deg
 
@@ -919,7 +931,7 @@ def region_log_weight(state, n, r, base_m):
 
     Parameters
     ----------
-    state : ScfgState (overlays ov_* and rk, rp used as work)
+    state : ScfgState (its overlays and region rules used as work)
     n, r : int
     base_m : int
 
@@ -929,12 +941,13 @@ def region_log_weight(state, n, r, base_m):
     """
     m, mc = 0, 0
     for i in range(base_m):
-        m, mc = overlay_add(state, m, mc, state.bs_key[i], state.bs_count[i])
+        m, mc = overlay_add(state, m, mc, state.work_i[BS_KEY, i], state.work_i[BS_COUNT, i])
     j, log_deg = region_rules(state, n, r)
     total = 0.0
     for i in range(j):
-        total += overlay_predictive(state, m, mc, state.rk[i], state.rp[i])
-        m, mc = overlay_add(state, m, mc, state.rk[i], 1)
+        total += overlay_predictive(state, m, mc, state.work_i[RULE_KEYS, i],
+                                    state.work_f[RULE_P0, i])
+        m, mc = overlay_add(state, m, mc, state.work_i[RULE_KEYS, i], 1)
     return total, log_deg
 
 
@@ -952,19 +965,19 @@ def region_held(state, n, r):
     -------
     int
     """
-    state.bs_key[0], state.bs_count[0] = state.key[r], -1
+    state.work_i[BS_KEY, 0], state.work_i[BS_COUNT, 0] = state.key[r], -1
     m = 1
-    k = below(state, n, state.nodes)
+    k = below(state, n, state.work_i[NODES])
     for i in range(k):
-        v = state.nodes[i]
+        v = state.work_i[NODES, i]
         if state.cut[v]:
             j = 0
-            while j < m and state.bs_key[j] != state.key[v]:
+            while j < m and state.work_i[BS_KEY, j] != state.key[v]:
                 j += 1
             if j == m:
-                state.bs_key[m], state.bs_count[m] = state.key[v], 0
+                state.work_i[BS_KEY, m], state.work_i[BS_COUNT, m] = state.key[v], 0
                 m += 1
-            state.bs_count[j] -= 1
+            state.work_i[BS_COUNT, j] -= 1
     return m
 
 
@@ -985,7 +998,7 @@ def refresh_off_tree(rng, state, n):
     n : int
         A node on the tree.
     """
-    stack = state.stack
+    stack = state.work_i[STACK]
     top = 0
     state.clock[0] += 1  # a node is redrawn once: several edges may reach it
     for e in range(state.edge_start[n], state.edge_start[n + 1]):
@@ -1088,10 +1101,10 @@ def sample_edge(rng, state, n, inv_temp, w):
         state.edge[n] = new
         attach(state, n, state.up[n])
         file_rule(state, r)
-        k = below(state, n, state.nodes)
+        k = below(state, n, state.work_i[NODES])
         for i in range(k):
-            if state.cut[state.nodes[i]]:
-                file_rule(state, state.nodes[i])
+            if state.cut[state.work_i[NODES, i]]:
+                file_rule(state, state.work_i[NODES, i])
     if exact(state):
         world_seat(rng, state, m)
     return new != old
@@ -1387,14 +1400,14 @@ def crowded(state, x, s0):
     -------
     bool
     """
-    k = merged_region(state, x, state.region)
-    r = state.region[0]
+    k = merged_region(state, x, state.work_i[REGION])
+    r = state.work_i[REGION, 0]
     old = state.cut[x]
     hit = False
     for value in range(2):
         state.cut[x] = value
         for i in range(k):
-            w = state.region[i]
+            w = state.work_i[REGION, i]
             if hit or state.node_site[w] < 0:
                 continue  # found already, or a pair's root: no site
             if w == r:
@@ -1421,7 +1434,7 @@ def key_of(state, r):
     -------
     int64
     """
-    return rule_key(state, r, state.frontier, state.order, state.stack)[0]
+    return rule_key(state, r)[0]
 
 
 @kernel
@@ -1437,11 +1450,11 @@ def rule_symbols(state, r):
     -------
     (int, int)
     """
-    k = collect_frontier(state, r, state.frontier, state.stack)
+    k = collect_frontier(state, r)
     f = state.span[r, 1] - state.span[r, 0] + k
     e = state.span[r, 3] - state.span[r, 2] + k
     for i in range(k):
-        t = state.frontier[i]
+        t = state.work_i[FRONTIER, i]
         f -= state.span[t, 1] - state.span[t, 0]
         e -= state.span[t, 3] - state.span[t, 2]
     return f, e
@@ -1555,10 +1568,10 @@ def _block_candidates(state, s0, out):
         if not in_shard(state, q):  # a rule's inner nodes are all of its root's pair
             q = state.item_next[q]
             continue
-        k = merged_inner(state, q, state.nodes)
-        inner_symbols(state, k, state.nodes, state.sym)
+        k = merged_inner(state, q, state.work_i[NODES])
+        inner_symbols(state, k, state.work_i[NODES], state.sym)
         for i in range(k):
-            x = state.nodes[i]
+            x = state.work_i[NODES, i]
             if state.sym[x, 0] == f3 and state.sym[x, 1] == e3:
                 found = take_candidate(state, x, s0, out, found)
         q = state.item_next[q]
@@ -1710,16 +1723,17 @@ def world_log_p(state, i, kk, cc, cnt, cn, ct, log_p0):
 @inline
 def world_reset(state, s0):
     """The small world of the type of removed site s0 as the index has it: its three rules'
-    keys, restaurants and counts, and their restaurants' N_L and T_l (``state.world``,
-    ``state.world_f``).
+    keys, restaurants and counts, and their restaurants' N_L and T_l (work_i's WORLD rows,
+    work_f's WORLD_T and WORLD_P0).
 
     Parameters
     ----------
     state : ScfgState, mutated (its world)
     s0 : int
     """
-    kk, cc, cnt, cn = state.world[0], state.world[1], state.world[2], state.world[3]
-    ct, log_p0 = state.world_f[0], state.world_f[1]
+    kk, cc, cnt, cn = (state.work_i[WORLD], state.work_i[WORLD + 1], state.work_i[WORLD + 2],
+                       state.work_i[WORLD + 3])
+    ct, log_p0 = state.work_f[WORLD_T], state.work_f[WORLD_P0]
     for j in range(3):
         kk[j], log_p0[j] = state.type_key[s0, j], state.type_logp0[s0, j]
         cc[j] = rule_class(state, kk[j])
@@ -1743,8 +1757,9 @@ def sequential_log_g(state, s0, size, log_g, prefix):
     prefix : float64[≥ size + 1]
         Work: Σ of the first k draws of r₁.
     """
-    kk, cc, cnt, cn = state.world[0], state.world[1], state.world[2], state.world[3]
-    ct, log_p0 = state.world_f[0], state.world_f[1]
+    kk, cc, cnt, cn = (state.work_i[WORLD], state.work_i[WORLD + 1], state.work_i[WORLD + 2],
+                       state.work_i[WORLD + 3])
+    ct, log_p0 = state.work_f[WORLD_T], state.work_f[WORLD_P0]
     world_reset(state, s0)
     prefix[0] = 0.0
     for k in range(size):
@@ -1883,12 +1898,12 @@ def seat_first(state):
 
     Parameters
     ----------
-    state : ScfgState, mutated (u, cls_T)
+    state : ScfgState, mutated (u, work_i's TABLES)
     """
     for slot in range(state.slot_key.shape[0]):
         if state.slot_key[slot] != hash_table.EMPTY:
             state.u[state.slot_head[slot]] = 1
-            state.cls_T[rule_class(state, state.slot_key[slot])] += 1
+            state.work_i[TABLES, rule_class(state, state.slot_key[slot])] += 1
 
 
 @inline
@@ -1909,12 +1924,12 @@ def world_put(state, w, key, log_p0, dn):
     int
     """
     i = 0
-    while i < w and state.ex_key[i] != key:
+    while i < w and state.work_i[EX_KEY, i] != key:
         i += 1
     if i == w:
-        state.ex_key[w], state.ex_p0[w], state.ex_dn[w] = key, log_p0, 0
+        state.work_i[EX_KEY, w], state.work_f[EX_P0, w], state.work_i[EX_DN, w] = key, log_p0, 0
         w += 1
-    state.ex_dn[i] += dn
+    state.work_i[EX_DN, i] += dn
     return w
 
 
@@ -1932,23 +1947,24 @@ def world_open(state, w):
     -------
     int
     """
-    for j in range(state.n_pend[0]):
-        slot = hash_table.find(state.slot_key, state.pend[j])
+    for j in range(state.work_i[META, 0]):
+        slot = hash_table.find(state.slot_key, state.work_i[PEND, j])
         if slot >= 0:
-            w = world_put(state, w, state.pend[j], state.logp0[state.slot_head[slot]], 0)
+            w = world_put(state, w, state.work_i[PEND, j], state.logp0[state.slot_head[slot]], 0)
     for i in range(w):
-        state.ex_cls[i] = rule_class(state, state.ex_key[i])
+        state.work_i[EX_CLS, i] = rule_class(state, state.work_i[EX_KEY, i])
     for i in range(1, w):  # insertion sort by restaurant: a world holds a few rules
         j = i
-        while j > 0 and state.ex_cls[j - 1] > state.ex_cls[j]:
-            state.ex_key[j - 1], state.ex_key[j] = state.ex_key[j], state.ex_key[j - 1]
-            state.ex_p0[j - 1], state.ex_p0[j] = state.ex_p0[j], state.ex_p0[j - 1]
-            state.ex_cls[j - 1], state.ex_cls[j] = state.ex_cls[j], state.ex_cls[j - 1]
-            state.ex_dn[j - 1], state.ex_dn[j] = state.ex_dn[j], state.ex_dn[j - 1]
+        while j > 0 and state.work_i[EX_CLS, j - 1] > state.work_i[EX_CLS, j]:
+            for row in (EX_KEY, EX_CLS, EX_DN):
+                state.work_i[row, j - 1], state.work_i[row, j] = (state.work_i[row, j],
+                                                                  state.work_i[row, j - 1])
+            p0 = state.work_f[EX_P0]
+            p0[j - 1], p0[j] = p0[j], p0[j - 1]
             j -= 1
     for i in range(w):
-        state.ex_n[i] = count_of(state, state.ex_key[i])
-        state.ex_t[i] = rule_tables(state, state.ex_key[i])
+        state.work_i[EX_N, i] = count_of(state, state.work_i[EX_KEY, i])
+        state.work_i[EX_T, i] = rule_tables(state, state.work_i[EX_KEY, i])
     return w
 
 
@@ -1966,7 +1982,7 @@ def restaurant_end(state, w, i):
     int
     """
     j = i
-    while j < w and state.ex_cls[j] == state.ex_cls[i]:
+    while j < w and state.work_i[EX_CLS, j] == state.work_i[EX_CLS, i]:
         j += 1
     return j
 
@@ -1979,7 +1995,7 @@ def world_log_weight(state, w):
 
     Parameters
     ----------
-    state : ScfgState (ex_c, ex_rows used as work)
+    state : ScfgState (its world's EX_C and convolution rows used as work)
     w : int
 
     Returns
@@ -1991,17 +2007,17 @@ def world_log_weight(state, w):
     i = 0
     while i < w:
         j = restaurant_end(state, w, i)
-        c = state.ex_cls[i]
+        c = state.work_i[EX_CLS, i]
         n_add, t_in = 0, 0
         for q in range(i, j):
-            state.ex_c[q] = state.ex_n[q] + state.ex_dn[q]
-            n_add += state.ex_dn[q]
-            t_in += state.ex_t[q]
+            state.work_i[EX_C, q] = state.work_i[EX_N, q] + state.work_i[EX_DN, q]
+            n_add += state.work_i[EX_DN, q]
+            t_in += state.work_i[EX_T, q]
         big_n = state.cls_n[c] + n_add
         total += big_n * state.log_pois[c] - (math.lgamma(alpha + big_n) - math.lgamma(alpha))
-        total += seating.log_tables_summed(state.ex_c[i:j], state.ex_p0[i:j],
-                                           state.log_stirling, state.cls_T[c] - t_in, alpha, d,
-                                           state.ex_rows[i:j])
+        total += seating.log_tables_summed(
+            state.work_i[EX_C, i:j], state.work_f[EX_P0, i:j], state.log_stirling,
+            state.work_i[TABLES, c] - t_in, alpha, d, state.work_f[i:j])
         i = j
     return total
 
@@ -2014,7 +2030,7 @@ def seat_rule(rng, state, key, t):
     Parameters
     ----------
     rng : numpy.random.Generator
-    state : ScfgState, mutated (u, cls_T)
+    state : ScfgState, mutated (u, work_i's TABLES)
     key : int64
     t : int
     """
@@ -2026,7 +2042,7 @@ def seat_rule(rng, state, key, t):
     v = state.slot_head[slot]
     while v >= 0:
         take = 1 if rng.random() * left < need else 0
-        state.cls_T[c] += take - state.u[v]
+        state.work_i[TABLES, c] += take - state.u[v]
         state.u[v] = take
         need -= take
         left -= 1
@@ -2047,23 +2063,24 @@ def world_seat(rng, state, w):
         A world from ``world_open`` (its rules' order and restaurants).
     """
     alpha, d = state.params[ALPHA], state.params[DISCOUNT]
-    scratch = state.ex_rows[state.ex_rows.shape[0] - 1]
+    scratch = state.work_f[SCRATCH]
     for i in range(w):
-        state.ex_n[i] = count_of(state, state.ex_key[i])
-        state.ex_t[i] = rule_tables(state, state.ex_key[i])
+        state.work_i[EX_N, i] = count_of(state, state.work_i[EX_KEY, i])
+        state.work_i[EX_T, i] = rule_tables(state, state.work_i[EX_KEY, i])
     i = 0
     while i < w:
         j = restaurant_end(state, w, i)
         t_in = 0
         for q in range(i, j):
-            t_in += state.ex_t[q]
-        seating.draw_tables(rng, state.ex_n[i:j], state.ex_p0[i:j], state.log_stirling,
-                            state.cls_T[state.ex_cls[i]] - t_in, alpha, d, state.ex_rows[i:j],
-                            scratch, state.ex_c[i:j])
+            t_in += state.work_i[EX_T, q]
+        seating.draw_tables(
+            rng, state.work_i[EX_N, i:j], state.work_f[EX_P0, i:j], state.log_stirling,
+            state.work_i[TABLES, state.work_i[EX_CLS, i]] - t_in, alpha, d, state.work_f[i:j],
+            scratch, state.work_i[EX_C, i:j])
         for q in range(i, j):
-            seat_rule(rng, state, state.ex_key[q], state.ex_c[q])
+            seat_rule(rng, state, state.work_i[EX_KEY, q], state.work_i[EX_C, q])
         i = j
-    state.n_pend[0] = 0
+    state.work_i[META, 0] = 0
 
 
 @kernel
@@ -2073,22 +2090,22 @@ def pend_add(state, key):
 
     Parameters
     ----------
-    state : ScfgState, mutated (pend, n_pend)
+    state : ScfgState, mutated (work_i's PEND and META rows)
     key : int64
     """
-    k = state.n_pend[0]
+    k = state.work_i[META, 0]
     for j in range(k):
-        if state.pend[j] == key:
+        if state.work_i[PEND, j] == key:
             return
-    if k == state.pend.shape[0]:
+    if k == state.work_i[PEND].shape[0]:
         kept = 0
         for j in range(k):
-            if count_of(state, state.pend[j]) > 0:
-                state.pend[kept] = state.pend[j]
+            if count_of(state, state.work_i[PEND, j]) > 0:
+                state.work_i[PEND, kept] = state.work_i[PEND, j]
                 kept += 1
         k = kept
-    state.pend[k] = key
-    state.n_pend[0] = k + 1
+    state.work_i[PEND, k] = key
+    state.work_i[META, 0] = k + 1
 
 
 @kernel
@@ -2147,19 +2164,19 @@ def exact_edge(rng, state, n, r, new, inv_temp, w, deg):
     k, _ = region_rules(state, n, r)
     m = 0
     for i in range(k):
-        m = world_put(state, m, state.rk[i], state.rp[i], -1)
+        m = world_put(state, m, state.work_i[RULE_KEYS, i], state.work_f[RULE_P0, i], -1)
     if new != old:
         state.edge[n] = new
         k, _ = region_rules(state, n, r)
         state.edge[n] = old
         for i in range(k):
-            m = world_put(state, m, state.rk[i], state.rp[i], 1)
+            m = world_put(state, m, state.work_i[RULE_KEYS, i], state.work_f[RULE_P0, i], 1)
     m = world_open(state, m)
     if new == old:
         return old, m
     log_new = world_log_weight(state, m)
     for i in range(m):
-        state.ex_dn[i] = 0
+        state.work_i[EX_DN, i] = 0
     log_old = world_log_weight(state, m)
     log_ratio = (inv_temp * (log_new - log_old)
                  + state.params[DEG_ON] * (w[deg + new] - w[deg + old]) - (w[new] - w[old]))

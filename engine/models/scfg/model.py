@@ -257,30 +257,21 @@ class ScfgModel(ModelBase):
             cls_t=np.zeros(len(self.arrays["log_pois"])), removed=np.zeros(self.n_sites, np.uint8),
             gone=np.zeros(n, np.int64), type_key=np.zeros((self.n_sites, 3), np.int64),
             type_logp0=np.zeros((self.n_sites, 3)), type_root=np.zeros(self.n_sites, np.int64),
-            frontier=np.zeros(z, np.int64), region=np.zeros(z, np.int64),
-            sym=np.zeros((n, 2), np.int64),
-            order=np.zeros(z, np.int64), stack=np.zeros(2 * z, np.int64),
-            nodes=np.zeros(z, np.int64), ov_key=np.zeros(2 * z, np.int64),
-            ov_count=np.zeros(2 * z, np.int64), ov_cls=np.zeros(2 * z, np.int64),
-            ov_dn=np.zeros(2 * z, np.int64), ov_dt=np.zeros(2 * z),
-            world=np.zeros((4, 3), np.int64), world_f=np.zeros((2, 3)), bs_key=np.zeros(z, np.int64),
-            bs_count=np.zeros(z, np.int64), seen=np.zeros(n, np.int64),
-            clock=np.zeros(1, np.int64), rk=np.zeros(z + 1, np.int64), rp=np.zeros(z + 1),
-            shard=np.array([0, len(self.forests)], np.int64), **self._seating_arrays(n, z))
+            sym=np.zeros((n, 2), np.int64), seen=np.zeros(n, np.int64),
+            clock=np.zeros(1, np.int64), u=np.zeros(n, np.uint8),
+            shard=np.array([0, len(self.forests)], np.int64), **self._work_arrays(n, z))
         kernels.recount(state)
         return state
 
-    def _seating_arrays(self, n, z):
-        """Exact seating's part of a state (``kernels.ScfgState``), every array of length 1
-        without it."""
-        w, rows = (n + 2 * z + 8, n + z + 2) if self.exact_seating else (1, 1)
-        return dict(
-            u=np.zeros(n, np.uint8),  # read as each rule leaves the index
-            cls_T=np.zeros(len(self.arrays["log_pois"]), np.int64),
-            pend=np.zeros(w, np.int64), n_pend=np.zeros(1, np.int64),
-            **{name: np.zeros(w, np.int64)
-               for name in ("ex_key", "ex_cls", "ex_n", "ex_t", "ex_dn", "ex_c")},
-            ex_p0=np.zeros(w), ex_rows=np.zeros((w + 1, rows)))
+    def _work_arrays(self, n, z):
+        """The state's two work arrays (``kernels.ScfgState``: their rows are named there):
+        the walks', the edge step's and TYPE's work, and exact seating's tables and worlds."""
+        width, worlds = 2 * z + 1, 0
+        if self.exact_seating:
+            worlds = n + 2 * z + 8
+            width = max(width, worlds, len(self.arrays["log_pois"]), n + z + 2)
+        return dict(work_i=np.zeros((kernels.WORK_ROWS, width), np.int64),
+                    work_f=np.zeros((worlds + kernels.FLOAT_ROWS, width)))
 
     def clone_state(self, state):
         return clone(state, shared=kernels.CORPUS_FIELDS)
