@@ -29,9 +29,10 @@ OPTIONS = ModelOptions(tuple(MODELS.values()))
 PICKER = VIEW.picker
 
 # each claim is checked by tests/app/test_preset_claims.py. At equal engine time a run's length
-# is engine seconds: measured (a TOKEN pass 0.4 ms, a TYPE pass 2 ms, and up to 4 times as
-# long on a loaded machine) the first claim holds from 0.25 to 2 s (TYPE's lead in token F
-# shrinks below 0.2 by 4 s, when TOKEN has done ~5,000 passes). Annealing's depends on how many
+# is engine seconds: measured quiet (2026-11-27: a TOKEN pass 0.2 ms, a TYPE pass 1 ms) the
+# first claim holds from 0.1 to 1 s (TYPE's lead in token F 0.26 at 0.1 s, 0.28 at 0.5 s, 0.16
+# at 1 s, 0.09 at 2 s, when TOKEN has done ~11,000 passes); under make test's load a TYPE pass
+# slows down more than a TOKEN pass, and at 0.5 s the lead was 0.16. Annealing's depends on how many
 # passes it cools over, which engine time does not fix (at 1 s under make test's load it ended
 # below TOKEN): at 200 equal passes it holds in 10 of 10 seeds, anneal 1,300–1,927 above TOKEN
 # and 972–1,321 below TYPE. The bigram model's holds at 300 passes: both race at equal passes.

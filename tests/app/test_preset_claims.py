@@ -76,7 +76,9 @@ def toy_one_stage(race):
 
 def seg_type_escapes(race):
     assert last(race, "type") > last(race, "token") + 1000
-    assert last(race, "type", "token_f") > last(race, "token", "token_f") + 0.2
+    # measured at 0.5 engine seconds: token F 0.557 against 0.279 quiet; 0.438 against 0.274
+    # under make test's load, where a TYPE pass slows down more than a TOKEN pass (issue 28)
+    assert last(race, "type", "token_f") > last(race, "token", "token_f") + 0.1
 
 
 def seg_anneal(race):
