@@ -1908,8 +1908,8 @@ def seat_first(state):
 
 @inline
 def world_put(state, w, key, log_p0, dn):
-    """Add dn to what the option adds to rule ``key`` in the world ex_*[:w] (entering it with
-    its log P₀ if new); returns the world's new size.
+    """Add dn to what the option adds to rule ``key`` in the world (the EX_ rows, [:w]),
+    entering it with its log P₀ if new; returns the world's new size.
 
     Parameters
     ----------
@@ -1989,9 +1989,10 @@ def restaurant_end(state, w, i):
 
 @kernel
 def world_log_weight(state, w):
-    """log p of the option the world's ex_dn describe, up to a factor common to every option
-    of the move: per restaurant of the world, N_l log Poisson(l) − log α^(N_l) plus its rules'
-    tables summed out given the restaurant's other tables (``seating.log_tables_summed``).
+    """log p of the option the world's EX_DN row describes, up to a factor common to every
+    option of the move: per restaurant of the world, N_l log Poisson(l) − log α^(N_l) plus
+    its rules' tables summed out given the restaurant's other tables
+    (``seating.log_tables_summed``).
 
     Parameters
     ----------
