@@ -806,7 +806,7 @@ def take_away_site(rng, state, a, p, e):
         remove_token(state, a, e)
 
 
-@kernel
+@inline
 def put_site(rng, state, a, p, e, v, choice):
     """Give the taken-away span [a, e) one word (v = 0) or two (v = 1) and seat their customers
     in order: the first ones at a new table or an existing one as bit i of ``choice`` says, the
