@@ -54,7 +54,8 @@ BASE, LOG_BASE = range(2)
 ALPHA0, ALPHA1 = range(2)
 ALL_TABLES, WORDS, LIVE_WORDS, WORD_TOP, PAIR_TOP, LEX_CAPACITY, PAIR_CAPACITY = range(7)
 MIN_CAPACITY = 1024
-CTX, DISH_OF, LENGTH_OF, REST_PAIR, REST_CUSTOMERS, REST_TABLES, FOUND = range(7)
+CTX, DISH_OF, LENGTH_OF, REST_PAIR, REST_CUSTOMERS, REST_TABLES, FOUND, ARRIVING, SEATED = (
+    range(9))
 END = 0  # the word `$`: its id, and its length in ``base``
 
 
@@ -90,9 +91,10 @@ class BigramState(namedtuple("BigramState", [
                                use but `$`), WORD_TOP, PAIR_TOP, LEX_CAPACITY, PAIR_CAPACITY
     scratch : float64[2, 4]    TOKEN: each hypothesis's weight per choice of its first customers'
                                tables (new or existing), from token_weights to set_value
-    labels : int64[7, 3]       TOKEN: a hypothesis's customers' context, dish, dish length and
-                               counts in the rest (rows CTX … REST_TABLES), and the labels of
-                               the site's words w, w1, w2 (row FOUND) for set_value
+    labels : int64[9, 3]       TOKEN: a hypothesis's customers' context, dish, dish length and
+                               counts in the rest (rows CTX … REST_TABLES), the labels of
+                               the site's words w, w1, w2 (row FOUND) for set_value, and the
+                               arriving customers and how each sits (ARRIVING, SEATED)
     journal : int64[3, L + 1]  SENTENCE: the sizes and tables (explicit) the removed customers
                                left, and the sizes the added ones got, for an exact undo
     """
@@ -449,6 +451,22 @@ def customer_arrives(rng, state, r, w, c, table):
     -------
     int64
         The size of its table.
+    """
+    return arrive(rng, state, r, w, c, table)
+
+
+@inline
+def arrive(rng, state, r, w, c, table):
+    """customer_arrives inlined: for TOKEN's put_site, which seats a site's customers in a loop.
+
+    Parameters
+    ----------
+    rng, state, r, w, c, table
+        As customer_arrives'.
+
+    Returns
+    -------
+    int64
     """
     g = pair_for(state, r, w)
     if table < 0:
@@ -816,24 +834,29 @@ def put_site(rng, state, a, p, e, v, choice):
     ----------
     rng : numpy.random.Generator
     state : BigramState
-        Mutated.
+        Mutated (labels' ARRIVING and SEATED rows used as work).
     a, p, e, v, choice : int
     """
     state.bound[p] = v
     left = left_context(state, a)
     right, c_right = follower(state, e)
     found = state.labels[FOUND]  # the words' ids in the rest, as token_weights found them
+    ctx, dish = state.labels[CTX], state.labels[DISH_OF]
+    customer, table = state.labels[ARRIVING], state.labels[SEATED]
     if v:
         first = count_token(state, a, p + 1, found[1])
         # two new equal halves: the second token is the first's new id
         second = count_token(state, p + 1, e, first if found[2] == found[1] else found[2])
-        customer_arrives(rng, state, left, first, a, choice & 1)
-        customer_arrives(rng, state, first, second, p + 1, (choice >> 1) & 1)
-        customer_arrives(rng, state, second, right, c_right, -1)
+        ctx[0], dish[0], customer[0], table[0] = left, first, a, choice & 1
+        ctx[1], dish[1], customer[1], table[1] = first, second, p + 1, (choice >> 1) & 1
     else:
-        joined = count_token(state, a, e, found[0])
-        customer_arrives(rng, state, left, joined, a, choice & 1)
-        customer_arrives(rng, state, joined, right, c_right, -1)
+        first = count_token(state, a, e, found[0])
+        ctx[0], dish[0], customer[0], table[0] = left, first, a, choice & 1
+    k = 2 + v
+    ctx[k - 1], dish[k - 1], customer[k - 1], table[k - 1] = dish[k - 2], right, c_right, -1
+    # one call site, so that customer_arrives is inlined once (each call passes the whole state)
+    for i in range(k):
+        arrive(rng, state, ctx[i], dish[i], customer[i], table[i])
 
 
 @implements(interface.reseats)
