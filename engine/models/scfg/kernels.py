@@ -1328,16 +1328,25 @@ def same_type(state, n, s0):
 
     Parameters
     ----------
-    state : ScfgState
+    state : ScfgState (``cut`` as it was on return)
     n, s0 : int
 
     Returns
     -------
     bool
     """
-    k1, _, k2, _, k3, _, _ = type_of(state, n)
-    return (k1 == state.type_key[s0, T1] and k2 == state.type_key[s0, T2]
-            and k3 == state.type_key[s0, T3])
+    # type_of's three keys, lazily: r₃ (the smallest rule) first, as most nodes differ there
+    old = state.cut[n]
+    state.cut[n] = 1
+    same = rule_key(state, n)[0] == state.type_key[s0, T3]
+    if same:
+        r = rule_root(state, n)
+        same = rule_key(state, r)[0] == state.type_key[s0, T2]
+        if same:
+            state.cut[n] = 0
+            same = rule_key(state, r)[0] == state.type_key[s0, T1]
+    state.cut[n] = old
+    return same
 
 
 @kernel
