@@ -5,13 +5,13 @@ from datetime import date
 from pathlib import Path
 
 from benchmarks import (bigram, class_load, estimators, first_run, forests, hmm, particle, ptsg,
-                        race, toy, usm)
+                        race, speed, toy, usm)
 from benchmarks.common import markdown_table
 from engine.cli.bench import cpu_model
 
 SUITES = {"toy": toy, "usm": usm, "hmm": hmm, "bigram": bigram, "particle": particle,
           "estimators": estimators, "ptsg": ptsg, "forests": forests, "first-run": first_run, "class-load": class_load,
-          "race": race}
+          "race": race, "speed": speed}
 DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 
 
