@@ -54,8 +54,9 @@ BASE, LOG_BASE = range(2)
 ALPHA0, ALPHA1 = range(2)
 ALL_TABLES, WORDS, LIVE_WORDS, WORD_TOP, PAIR_TOP, LEX_CAPACITY, PAIR_CAPACITY = range(7)
 MIN_CAPACITY = 1024
-CTX, DISH_OF, LENGTH_OF, REST_PAIR, REST_CUSTOMERS, REST_TABLES, FOUND, ARRIVING, SEATED = (
-    range(9))
+(CTX, DISH_OF, LENGTH_OF, REST_PAIR, REST_CUSTOMERS, REST_TABLES, FOUND, ARRIVING, SEATED,
+ TAKEN) = range(10)
+UNKNOWN = -2  # labels[TAKEN]: a word that was not the site's (its id is looked up)
 END = 0  # the word `$`: its id, and its length in ``base``
 
 
@@ -91,10 +92,12 @@ class BigramState(namedtuple("BigramState", [
                                use but `$`), WORD_TOP, PAIR_TOP, LEX_CAPACITY, PAIR_CAPACITY
     scratch : float64[2, 4]    TOKEN: each hypothesis's weight per choice of its first customers'
                                tables (new or existing), from token_weights to set_value
-    labels : int64[9, 3]       TOKEN: a hypothesis's customers' context, dish, dish length and
+    labels : int64[10, 3]      TOKEN: a hypothesis's customers' context, dish, dish length and
                                counts in the rest (rows CTX … REST_TABLES), the labels of
-                               the site's words w, w1, w2 (row FOUND) for set_value, and the
-                               arriving customers and how each sits (ARRIVING, SEATED)
+                               the site's words w, w1, w2 (row FOUND) for set_value, the
+                               arriving customers and how each sits (ARRIVING, SEATED), and
+                               the ids of the site's words as take_away_site found them
+                               (TAKEN; UNKNOWN for the other hypothesis's)
     journal : int64[3, L + 1]  SENTENCE: the sizes and tables (explicit) the removed customers
                                left, and the sizes the added ones got, for an exact undo
     """
@@ -728,7 +731,8 @@ def site_hypotheses(state, a, p, e, w):
     """
     left = left_context(state, a)
     right, _ = follower(state, e)
-    joined, first, second = word_id(state, a, e), word_id(state, a, p + 1), word_id(state, p + 1, e)
+    joined, first = rest_id(state, 0, a, e), rest_id(state, 1, a, p + 1)
+    second = rest_id(state, 2, p + 1, e)
     # labels: ids, or distinct negative codes for words without tokens (equal words, equal codes)
     if joined < 0:
         joined = -3
@@ -763,6 +767,29 @@ def site_hypotheses(state, a, p, e, w):
         w[1] *= math.exp(scale_split - scale_joined)
     else:
         w[0] *= math.exp(scale_joined - scale_split)
+
+
+@inline
+def rest_id(state, i, x, e):
+    """The id of the word chars[x:e] in the rest (−1: no tokens left), word i of the site (0
+    joined, 1 and 2 the halves): take_away_site knew the ids of the site's own words, which
+    keep them while they have tokens, so only the other hypothesis's are looked up.
+
+    Parameters
+    ----------
+    state : BigramState
+    i, x, e : int
+
+    Returns
+    -------
+    int64
+    """
+    w = state.labels[TAKEN, i]
+    if w == UNKNOWN:
+        w = word_id(state, x, e)
+    elif state.word[w, TOKENS] == 0:
+        w = -1
+    return w
 
 
 @inline
@@ -810,8 +837,10 @@ def take_away_site(rng, state, a, p, e):
     """
     right, c_right = follower(state, e)
     left = left_context(state, a)
+    taken = state.labels[TAKEN]
     if state.bound[p]:
         first, second = state.occ[WORD_AT, a], state.occ[WORD_AT, p + 1]
+        taken[0], taken[1], taken[2] = UNKNOWN, first, second
         customer_leaves(rng, state, second, right, c_right)
         customer_leaves(rng, state, first, second, p + 1)
         customer_leaves(rng, state, left, first, a)
@@ -819,6 +848,7 @@ def take_away_site(rng, state, a, p, e):
         remove_token(state, a, p + 1)
     else:
         joined = state.occ[WORD_AT, a]
+        taken[0], taken[1], taken[2] = joined, UNKNOWN, UNKNOWN
         customer_leaves(rng, state, joined, right, c_right)
         customer_leaves(rng, state, left, joined, a)
         remove_token(state, a, e)
