@@ -718,7 +718,8 @@ def site_hypotheses(state, a, p, e, w):
     """With site p's customers taken away: w[0] ∝ P(one word chars[a:e] | rest), w[1] ∝
     P(two words chars[a:p+1], chars[p+1:e] | rest), each summed over the new customers'
     tables; state.scratch[h] holds hypothesis h's terms by the first customers' tables, and
-    state.labels the customers' labels and counts.
+    state.labels the customers' labels and counts. Called right after take_away_site, whose
+    labels[TAKEN] it reads (``rest_id``).
 
     Parameters
     ----------
