@@ -55,7 +55,7 @@ ALPHA0, ALPHA1 = range(2)
 ALL_TABLES, WORDS, LIVE_WORDS, WORD_TOP, PAIR_TOP, LEX_CAPACITY, PAIR_CAPACITY = range(7)
 MIN_CAPACITY = 1024
 (CTX, DISH_OF, LENGTH_OF, REST_PAIR, REST_CUSTOMERS, REST_TABLES, FOUND, ARRIVING, SEATED,
- TAKEN) = range(10)
+ TAKEN, JOINED_PAIRS, SPLIT_PAIRS) = range(12)
 UNKNOWN = -2  # labels[TAKEN]: a word that was not the site's (its id is looked up)
 END = 0  # the word `$`: its id, and its length in ``base``
 
@@ -92,12 +92,14 @@ class BigramState(namedtuple("BigramState", [
                                use but `$`), WORD_TOP, PAIR_TOP, LEX_CAPACITY, PAIR_CAPACITY
     scratch : float64[2, 4]    TOKEN: each hypothesis's weight per choice of its first customers'
                                tables (new or existing), from token_weights to set_value
-    labels : int64[10, 3]      TOKEN: a hypothesis's customers' context, dish, dish length and
+    labels : int64[12, 3]      TOKEN: a hypothesis's customers' context, dish, dish length and
                                counts in the rest (rows CTX … REST_TABLES), the labels of
                                the site's words w, w1, w2 (row FOUND) for set_value, the
-                               arriving customers and how each sits (ARRIVING, SEATED), and
-                               the ids of the site's words as take_away_site found them
-                               (TAKEN; UNKNOWN for the other hypothesis's)
+                               arriving customers and how each sits (ARRIVING, SEATED), the
+                               ids of the site's words as take_away_site found them (TAKEN;
+                               UNKNOWN for the other hypothesis's), and each hypothesis's
+                               customers' pair ids in the rest (JOINED_PAIRS, SPLIT_PAIRS; −1:
+                               none yet), which put_site seats them with
     journal : int64[3, L + 1]  SENTENCE: the sizes and tables (explicit) the removed customers
                                left, and the sizes the added ones got, for an exact undo
     """
@@ -455,23 +457,27 @@ def customer_arrives(rng, state, r, w, c, table):
     int64
         The size of its table.
     """
-    return arrive(rng, state, r, w, c, table)
+    return arrive(rng, state, r, w, c, table, -1)
 
 
 @inline
-def arrive(rng, state, r, w, c, table):
-    """customer_arrives inlined: for TOKEN's put_site, which seats a site's customers in a loop.
+def arrive(rng, state, r, w, c, table, g):
+    """customer_arrives inlined: for TOKEN's put_site, which seats a site's customers in a loop
+    and knows most of their pairs' ids already.
 
     Parameters
     ----------
     rng, state, r, w, c, table
         As customer_arrives'.
+    g : int
+        The pair ⟨r, w⟩'s id, or −1 to look it up (and make it when new).
 
     Returns
     -------
     int64
     """
-    g = pair_for(state, r, w)
+    if g < 0:
+        g = pair_for(state, r, w)
     if table < 0:
         size = seats.seat(rng, seating_of(state), g, c, new_table_weight(state, w))
     else:
@@ -695,7 +701,7 @@ def hypothesis_weights(state, k, ctx, dish, length, rest_pairs, rest_customers, 
 
 
 @inline
-def rest_counts(state, i, r, w, rest_pairs, rest_customers, rest_tables):
+def rest_counts(state, i, r, w, rest_pairs, rest_customers, rest_tables, pair_ids):
     """Customer i's counts in the rest.
 
     Parameters
@@ -706,11 +712,14 @@ def rest_counts(state, i, r, w, rest_pairs, rest_customers, rest_tables):
         Ids, negative when absent.
     rest_pairs, rest_customers, rest_tables : int64[≥ i + 1]
         Output at i: n⟨r, w⟩, n_r, t_w.
+    pair_ids : int64[≥ i + 1]
+        Output at i: the pair ⟨r, w⟩'s id, −1 when it has no customers.
     """
     rest_customers[i] = state.word[r, CUSTOMERS] if r >= 0 else 0
     rest_tables[i] = state.word[w, TABLES] if w >= 0 else 0
     g = pair_id(state, r, w) if r >= 0 and w >= 0 else -1
     rest_pairs[i] = state.seat_group[g, seats.CUSTOMERS] if g >= 0 else 0
+    pair_ids[i] = g
 
 
 @kernel
@@ -750,7 +759,8 @@ def site_hypotheses(state, a, p, e, w):
     ctx[0], dish[0], length[0] = left, joined, e - a
     ctx[1], dish[1], length[1] = joined, right, right_length
     for i in range(2):
-        rest_counts(state, i, ctx[i], dish[i], pairs_, customers, tables)
+        rest_counts(state, i, ctx[i], dish[i], pairs_, customers, tables,
+                    state.labels[JOINED_PAIRS])
     scale_joined = unopened_log_base(state, 2, dish, length, tables)
     w[0] = hypothesis_weights(state, 2, ctx, dish, length, pairs_, customers, tables,
                               state.scratch[0])
@@ -759,7 +769,8 @@ def site_hypotheses(state, a, p, e, w):
     ctx[1], dish[1], length[1] = first, second, e - p - 1
     ctx[2], dish[2], length[2] = second, right, right_length
     for i in range(3):
-        rest_counts(state, i, ctx[i], dish[i], pairs_, customers, tables)
+        rest_counts(state, i, ctx[i], dish[i], pairs_, customers, tables,
+                    state.labels[SPLIT_PAIRS])
     scale_split = unopened_log_base(state, 3, dish, length, tables)
     w[1] = hypothesis_weights(state, 3, ctx, dish, length, pairs_, customers, tables,
                               state.scratch[1])
@@ -885,9 +896,11 @@ def put_site(rng, state, a, p, e, v, choice):
         ctx[0], dish[0], customer[0], table[0] = left, first, a, choice & 1
     k = 2 + v
     ctx[k - 1], dish[k - 1], customer[k - 1], table[k - 1] = dish[k - 2], right, c_right, -1
+    # the pairs site_hypotheses found need no lookup: pairs are only made between then and now
+    pair_ids = state.labels[SPLIT_PAIRS] if v else state.labels[JOINED_PAIRS]
     # one call site, so that customer_arrives is inlined once (each call passes the whole state)
     for i in range(k):
-        arrive(rng, state, ctx[i], dish[i], customer[i], table[i])
+        arrive(rng, state, ctx[i], dish[i], customer[i], table[i], pair_ids[i])
 
 
 @implements(interface.reseats)

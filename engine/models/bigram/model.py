@@ -133,7 +133,7 @@ class BigramModel(SegmentationModel):
             pair_free=np.arange(n_pairs - 1, -1, -1, dtype=np.int64),
             seat_group=seating.group, seat_item=seating.item, seat_free=seating.free,
             seat_of=seating.seat_of, discount=seating.discount, seat_counts=seating.counts,
-            counts=counts, scratch=np.zeros((2, 4)), labels=np.zeros((10, 3), np.int64),
+            counts=counts, scratch=np.zeros((2, 4)), labels=np.zeros((12, 3), np.int64),
             journal=np.zeros((3, self.longest + 1), np.int64))
 
     def state_from_bound(self, bound, rng=None):
