@@ -48,6 +48,12 @@ from engine.models.segmentation.sites import (implement_sites, same_halves, site
 # rows of UsmState.counts, of its tables (lexicon, pairs, spare), of its links and of its base
 WORDS, ENDS, LEX_LIVE, LEX_CAPACITY, PAIR_LIVE, PAIR_CAPACITY, LINEAR = range(7)
 MEMO_START, MEMO_END, MEMO_COUNT = range(7, 10)
+# a TYPE block's words (``block_candidates``): its sites set aside, the lexicon slots of w, w1
+# and w2 (UNSEEN: not looked up yet), w1's and w2's lengths (BLOCK_LEN1 = 0: no block) and
+# whether w2 ends its utterance
+ASIDE, BLOCK_JOIN, BLOCK_LEFT, BLOCK_RIGHT, BLOCK_LEN1, BLOCK_LEN2, BLOCK_FINAL = range(10, 17)
+N_COUNTS = 17
+UNSEEN = -2
 KEY, HEAD, SIZE = range(3)
 OCC_NEXT, OCC_PREV, PAIR_NEXT, PAIR_PREV = range(4)
 BASE, LOG_BASE = range(2)
@@ -81,11 +87,12 @@ class UsmState(namedtuple("UsmState", [
                              OCC_NEXT, OCC_PREV the next and previous occurrence of a word, by
                              the occurrence's start; rows PAIR_NEXT, PAIR_PREV those of a
                              boundary, by its symbol
-    counts : int64[10]       N (words), E (utterance-final words), words in the lexicon and its
+    counts : int64[17]       N (words), E (utterance-final words), words in the lexicon and its
                              capacity in use, boundary types and their capacity in use, the
-                             longest word length worked linearly (α₀P₀ ≥ LINEAR_MIN), and a word
+                             longest word length worked linearly (α₀P₀ ≥ LINEAR_MIN), a word
                              chars[start:end] with its n_w, remembered by TOKEN (end = −1:
-                             none; any change to the lexicon forgets it)
+                             none; any change to the lexicon forgets it), the sites set aside,
+                             and the words of the TYPE block under way (``block_candidates``)
     removed : uint8[T]       1 on the symbols of words removed inside a TYPE move
 
     Arrays of one kind and length share a 2-D array: a call that is not inlined passes every array
@@ -642,6 +649,7 @@ def replace_words(state, a, p, e, v):
         Mutated.
     a, p, e, v : int
     """
+    state.counts[BLOCK_LEN1] = 0  # the lexicon's entries may move: the block's slots are stale
     if v:
         remove_word(state, a, e)
     else:
@@ -659,7 +667,9 @@ def replace_words(state, a, p, e, v):
 @implements(interface.remove_site)
 def _remove_site(state, s):
     """interface.remove_site: the site's words are set aside, not taken off their lists
-    (add_site counts them back, and when b_s changes replaces them); its symbols marked.
+    (add_site counts them back, and when b_s changes replaces them); its symbols marked. A
+    site of the TYPE block under way has the block's words, whose slots are known
+    (``block_words``).
 
     Parameters
     ----------
@@ -667,15 +677,22 @@ def _remove_site(state, s):
         Mutated.
     s : int
     """
-    a, p, e = site_span(state, s)
-    count_words(state, a, p, e, -1)
+    if state.counts[ASIDE] == 0:  # a new move: no block is under way
+        state.counts[BLOCK_LEN1] = 0
+    if state.counts[BLOCK_LEN1] > 0:
+        a, p, e = block_span(state, s)
+        count_block_words(state, a, p, e, -1)
+    else:
+        a, p, e = site_span(state, s)
+        count_words(state, a, p, e, -1)
+    state.counts[ASIDE] += 1
     for i in range(a, e):
         state.removed[i] = 1
 
 
 @implements(interface.add_site)
 def _add_site(state, s, v):
-    """interface.add_site.
+    """interface.add_site; the last site of a block put back ends it (``block_words``).
 
     Parameters
     ----------
@@ -683,12 +700,101 @@ def _add_site(state, s, v):
         Mutated.
     s, v : int
     """
-    a, p, e = site_span(state, s)
-    count_words(state, a, p, e, 1)
+    if state.counts[BLOCK_LEN1] > 0:
+        a, p, e = block_span(state, s)
+        count_block_words(state, a, p, e, 1)
+    else:
+        a, p, e = site_span(state, s)
+        count_words(state, a, p, e, 1)
     if v != state.bound[p]:
         replace_words(state, a, p, e, v)
+    state.counts[ASIDE] -= 1
+    if state.counts[ASIDE] == 0:
+        state.counts[BLOCK_LEN1] = 0
     for i in range(a, e):
         state.removed[i] = 0
+
+
+@inline
+def block_words(state, slot, a, p, e):
+    """Remember the words of the TYPE block gathered around the removed pivot chars[a:e] split
+    after p: every site of the block has them (sites of one type), so remove_site and add_site
+    count them by slot, with no hashing and no look at the symbols (a third of a TYPE sweep
+    when each site looked its words up). w's slot is ``slot``; w1's and w2's are looked up when
+    a site first needs them. The block ends when its last site is put back, or when a site
+    changes value (its new words may move the lexicon's entries).
+
+    Parameters
+    ----------
+    state : UsmState
+        counts[BLOCK_…] written.
+    slot : int
+        w's lexicon slot (−1: none).
+    a, p, e : int
+    """
+    counts = state.counts
+    counts[BLOCK_JOIN], counts[BLOCK_LEFT], counts[BLOCK_RIGHT] = slot, UNSEEN, UNSEEN
+    counts[BLOCK_LEN1], counts[BLOCK_LEN2] = p + 1 - a, e - p - 1
+    counts[BLOCK_FINAL] = state.final[e - 1]
+
+
+@inline
+def block_span(state, s):
+    """site_span for a site of the TYPE block under way, from the block's word lengths.
+
+    Parameters
+    ----------
+    state : UsmState
+    s : int
+
+    Returns
+    -------
+    (int, int, int)
+    """
+    p = state.site_pos[s]
+    return p + 1 - state.counts[BLOCK_LEN1], p, p + 1 + state.counts[BLOCK_LEN2]
+
+
+@inline
+def block_slot(state, row, x, e):
+    """The lexicon slot of the block's word chars[x:e] kept in counts[row], looked up the
+    first time.
+
+    Parameters
+    ----------
+    state : UsmState
+        counts[row] written.
+    row, x, e : int
+
+    Returns
+    -------
+    int64
+    """
+    if state.counts[row] == UNSEEN:
+        state.counts[row] = find_word(state, x, e)
+    return state.counts[row]
+
+
+@inline
+def count_block_words(state, a, p, e, delta):
+    """count_words for a site of the TYPE block under way, by the block's slots.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    a, p, e, delta : int
+    """
+    counts = state.counts
+    if state.bound[p]:
+        state.lexicon[SIZE, block_slot(state, BLOCK_LEFT, a, p + 1)] += delta
+        state.lexicon[SIZE, block_slot(state, BLOCK_RIGHT, p + 1, e)] += delta
+        counts[WORDS] += 2 * delta
+    else:
+        state.lexicon[SIZE, counts[BLOCK_JOIN]] += delta
+        counts[WORDS] += delta
+    counts[ENDS] += delta * counts[BLOCK_FINAL]
+    counts[MEMO_END] = -1
 
 
 @implements(interface.site_weights)
@@ -852,6 +958,7 @@ def _block_candidates(state, s0, out):
     final = state.final[e - 1]
     k = 0
     slot = find_word(state, a, e)
+    block_words(state, slot, a, p, e)
     if slot >= 0:
         x = state.lexicon[HEAD, slot]
         while x >= 0:

@@ -80,7 +80,7 @@ class UsmModel(SegmentationModel):
         capacity = max(kernels.MIN_CAPACITY, 1 << int(2 * t).bit_length())
         # α₀P₀ falls with the length (and base[0] = 0): the lengths worked linearly are 1 … this
         linear = int(np.count_nonzero(self.base[kernels.BASE] >= kernels.LINEAR_MIN))
-        counts = np.zeros(10, np.int64)
+        counts = np.zeros(kernels.N_COUNTS, np.int64)
         counts[[kernels.LEX_CAPACITY, kernels.PAIR_CAPACITY]] = kernels.MIN_CAPACITY
         counts[kernels.LINEAR] = linear
         counts[kernels.MEMO_END] = -1
