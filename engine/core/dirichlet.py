@@ -1,10 +1,18 @@
 """Draws from a Dirichlet posterior Dir(n + a): the explicit Gibbs samplers' parameter step
-(Gao & Johnson eq. 5), as normalised Gamma draws."""
+(Gao & Johnson eq. 5), as normalised Gamma draws.
+
+The Gamma variates are Marsaglia & Tsang's (2000): for a shape a ≥ 1 a cubed normal variate,
+accepted by a squeeze (or, rarely, a log test), and for a < 1 their boost
+Gamma(a) = Gamma(a + 1) U^(1/a), with U^(1/a) = e^(−E/a) for E = −log U ~ Exp(1). Numba's own
+``Generator.gamma`` takes Ahrens & Dieter's loop for a < 1, a power and an exponential variate
+per try: on an HMM's emissions (93k draws a sweep, three quarters of them a count of 0) this
+draws them in 55 % of its time.
+"""
 import math
 
 import numpy as np
 
-from engine.core.jit import kernel
+from engine.core.jit import inline, kernel
 
 # Below this prior a Gamma(a) draw for a count of 0 underflows to 0 too often (for a = 1e-4 it
 # is below 1e-300 most of the time): such rows are drawn in log space.
@@ -26,20 +34,20 @@ def draw_dirichlet(rng, counts, prior, out):
     if prior >= SMALL_SHAPE:
         total = 0.0
         for i in range(n):
-            out[i] = rng.gamma(counts[i] + prior)
+            out[i] = gamma_variate(rng, counts[i] + prior)
             total += out[i]
         inv = 1.0 / total
         for i in range(n):
             out[i] *= inv
         return
-    # log Gamma(a) = log Gamma(a + 1) + log(U) / a for a < 1 (Marsaglia & Tsang's boost)
+    # log Gamma(a) = log Gamma(a + 1) − E / a for a < 1 (the boost, in logs)
     top = -np.inf
     for i in range(n):
         a = counts[i] + prior
         if a < 1.0:
-            out[i] = math.log(rng.gamma(a + 1.0)) + math.log(1.0 - rng.random()) / a
+            out[i] = math.log(gamma_at_least_one(rng, a + 1.0)) - rng.standard_exponential() / a
         else:
-            out[i] = math.log(rng.gamma(a))
+            out[i] = math.log(gamma_at_least_one(rng, a))
         top = max(top, out[i])
     total = 0.0
     for i in range(n):
@@ -48,3 +56,49 @@ def draw_dirichlet(rng, counts, prior, out):
     inv = 1.0 / total
     for i in range(n):
         out[i] *= inv
+
+
+@inline
+def gamma_variate(rng, a):
+    """A Gamma(a, 1) variate, a > 0 (boosted below 1: the module's notes).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    a : float64
+
+    Returns
+    -------
+    float64
+    """
+    if a >= 1.0:
+        return gamma_at_least_one(rng, a)
+    return gamma_at_least_one(rng, a + 1.0) * math.exp(-rng.standard_exponential() / a)
+
+
+@inline
+def gamma_at_least_one(rng, a):
+    """A Gamma(a, 1) variate for a ≥ 1 (Marsaglia & Tsang 2000): with d = a − 1/3, d V for
+    V = (1 + x / √(9d))³, x standard normal, kept when log U < x²/2 + d (1 − V + log V); the
+    squeeze U < 1 − 0.0331 x⁴ keeps most without a log.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    a : float64
+
+    Returns
+    -------
+    float64
+    """
+    d = a - 1.0 / 3.0
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        x = rng.standard_normal()
+        v = 1.0 + c * x
+        if v > 0.0:
+            v = v * v * v
+            u = rng.random()
+            x2 = x * x
+            if u < 1.0 - 0.0331 * x2 * x2 or math.log(u) < 0.5 * x2 + d * (1.0 - v + math.log(v)):
+                return d * v

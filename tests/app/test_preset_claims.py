@@ -159,9 +159,12 @@ def gj_vi_one_tag(race):
 
 
 def gj_token_beats_explicit(race):
-    assert last(race, "token") > last(race, "explicit-token") + 100
-    assert last(race, "token", "acc_one_to_one") > last(race, "explicit-token",
-                                                         "acc_one_to_one") + 0.03
+    # above at every one of the 200 passes; by the end 86 nats (24–205 over seeds 0–5 from the
+    # command line). The 1-to-1 accuracies are not part of the claim: over those seeds either
+    # sampler's can be the higher.
+    token, explicit = column(race, "token", "loglik"), column(race, "explicit-token", "loglik")
+    assert len(token) == len(explicit) == 201 and (token[1:] > explicit[1:]).all()
+    assert token[-1] > explicit[-1] + 50
 
 
 def race_rhat(race, sampler, column="loglik"):

@@ -8,7 +8,7 @@ p(z, w) is eq. 3 with one restaurant per transition row and per emission row.
 Sites are tokens; a site's value v = 0 … K − 1 is state v + 1. A site's type is (previous
 state, next state, word) (§4.2); the type → sites index is a hash table of doubly-linked lists
 (engine.core.keyed_lists) updated in O(1) when a state changes: only the two neighbours'
-types depend on it.
+types depend on it (once TYPE has built it: ``typed``).
 """
 from collections import namedtuple
 
@@ -24,7 +24,7 @@ from engine.kernels.interface import for_state
 HmmState = namedtuple("HmmState", [
     "words", "tag", "first", "last", "sent_start", "params", "trans", "trans_total", "emit",
     "emit_total", "trans_num_t", "emit_num_t", "inv_den",
-    "removed", "slot_key", "slot_head", "slot_size", "site_next", "site_prev"])
+    "removed", "slot_key", "slot_head", "slot_size", "site_next", "site_prev", "typed"])
 HmmState.__doc__ = """State of the HMM (N tokens, K states, V word types, a type table of C slots).
 
 words : int64[N]          word type of each token, sentences concatenated
@@ -48,6 +48,10 @@ inv_den : float64[K+1]           1 / ((n_k + Vα′)(n_{k·} + (K+1)α)), the tw
 removed : uint8[N]        1 while a token's choices are removed (inside a move)
 slot_key, slot_head, slot_size : int64[C]   the type → tokens table (keyed_lists)
 site_next, site_prev : int64[N]             its lists
+typed : uint8[1]          1 while the type index is kept: the first TYPE move builds it
+                          (``build_type_index``), and from then on every change of state refiles
+                          the neighbours. TOKEN alone never reads it: keeping it cost a quarter
+                          of a TOKEN sweep (four hash-table updates per change).
 """
 
 ALPHA, ALPHA_EMIT, DECODE = 0, 1, 2  # the entries of params
@@ -240,7 +244,8 @@ def unfile_site(state, s):
 @kernel
 def set_tag(state, s, k):
     """tag[s] = k, a new state, moving the neighbours — whose types name tag[s] — to their new
-    lists. (Callers test for a change first: this call takes the whole state.)
+    lists when the type index is kept. (Callers test for a change first: this call takes the
+    whole state.)
 
     Parameters
     ----------
@@ -248,15 +253,34 @@ def set_tag(state, s, k):
         Mutated.
     s, k : int
     """
-    if not state.first[s]:
+    typed = state.typed[0]
+    if typed and not state.first[s]:
         unfile_site(state, s - 1)
-    if not state.last[s]:
+    if typed and not state.last[s]:
         unfile_site(state, s + 1)
     state.tag[s] = k
-    if not state.first[s]:
+    if typed and not state.first[s]:
         file_site(state, s - 1)
-    if not state.last[s]:
+    if typed and not state.last[s]:
         file_site(state, s + 1)
+
+
+@kernel
+def build_type_index(state):
+    """File every token under its type, in order, into an emptied index, and keep it from now
+    on (``typed``).
+
+    Parameters
+    ----------
+    state : HmmState
+        The index written.
+    """
+    state.slot_key[:] = -1
+    state.slot_head[:] = -1
+    state.slot_size[:] = 0
+    for s in range(state.words.shape[0]):
+        file_site(state, s)
+    state.typed[0] = 1
 
 
 @kernel
@@ -592,6 +616,8 @@ def _block_candidates(state, s0, out):
     -------
     int
     """
+    if not state.typed[0]:
+        build_type_index(state)
     slot = hash_table.find(state.slot_key, site_type(state, s0))
     k = 0
     x = state.slot_head[slot]
@@ -697,8 +723,9 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
 # --- building a state and scoring it -------------------------------------------------------------
 @kernel
 def count_all(state):
-    """Fill the counts, their float copies and the type index from the tags (the counts and the
-    table empty): each transition once, into every token and out of each sentence's last one.
+    """Fill the counts and their float copies from the tags (the counts empty): each transition
+    once, into every token and out of each sentence's last one. The type index is left to the
+    first TYPE move.
 
     Parameters
     ----------
@@ -716,7 +743,6 @@ def count_all(state):
             state.trans_total[k] += 1
         state.emit[k, state.words[s]] += 1
         state.emit_total[k] += 1
-        file_site(state, s)
     for j in range(state.trans.shape[0]):
         for k in range(state.trans.shape[0]):
             set_trans(state, j, k, state.trans[j, k])
@@ -741,7 +767,8 @@ def _put_value(state, s, v):
 
 @implements(interface.recount)
 def _recount(state):
-    """interface.recount: every count and the type index rebuilt from the tags.
+    """interface.recount: every count rebuilt from the tags, the type index dropped (the next
+    TYPE move rebuilds it).
 
     Parameters
     ----------
@@ -752,11 +779,7 @@ def _recount(state):
     state.trans_total[:] = 0
     state.emit[:] = 0
     state.emit_total[:] = 0
-    state.slot_key[:] = -1
-    state.slot_head[:] = -1
-    state.slot_size[:] = 0
-    state.site_next[:] = -1
-    state.site_prev[:] = -1
+    state.typed[0] = 0
     count_all(state)
 
 

@@ -182,7 +182,7 @@ class HmmModel(ModelBase):
             removed=np.zeros(n, np.uint8),
             slot_key=np.full(capacity, -1, np.int64), slot_head=np.full(capacity, -1, np.int64),
             slot_size=np.zeros(capacity, np.int64), site_next=np.full(n, -1, np.int64),
-            site_prev=np.full(n, -1, np.int64))
+            site_prev=np.full(n, -1, np.int64), typed=np.zeros(1, np.uint8))
         kernels.count_all(state)
         return state
 
@@ -215,7 +215,11 @@ class HmmModel(ModelBase):
         return confusion(state.tag - 1, self.gold, self.n_states, len(self.tag_set))
 
     def counts(self, state):
-        """The count tables and the type → tokens index ({key: sorted tokens})."""
+        """The count tables and the type → tokens index ({key: sorted tokens}; built on a copy
+        when the state does not keep it)."""
+        if not state.typed[0]:
+            state = self.clone_state(state)
+            kernels.build_type_index(state)
         index = {}
         for slot in np.flatnonzero(state.slot_key >= 0):
             tokens, x = [], state.slot_head[slot]

@@ -208,8 +208,8 @@ def _sentence_restore(rng, state, u, values):
 @implements(interface.sentence_add)
 def _sentence_add(rng, state, u, values):
     """interface.sentence_add. A token's type (p, n, word) changes when a neighbour's tag does,
-    and types never reach across sentences: those tokens are refiled first (the tags are still
-    the old ones, which find the old keys), then the tags set.
+    and types never reach across sentences: those tokens are refiled first when the type index
+    is kept (the tags are still the old ones, which find the old keys), then the tags set.
 
     Parameters
     ----------
@@ -225,12 +225,12 @@ def _sentence_add(rng, state, u, values):
     """
     first, stop = state.sent_start[u], state.sent_start[u + 1]
     # a token's type (p, n, word) changes when a neighbour's tag does, and types never reach
-    # across sentences: refile those tokens (the tags are still the old ones, which find the
-    # old keys), then set the tags
+    # across sentences: refile those tokens when the type index is kept (the tags are still the
+    # old ones, which find the old keys), then set the tags
     for s in range(first, stop):
         p = 0 if s == first else values[s - first - 1] + 1
         n = 0 if s == stop - 1 else values[s - first + 1] + 1
-        if p != prev_state(state, s) or n != next_state(state, s):
+        if state.typed[0] and (p != prev_state(state, s) or n != next_state(state, s)):
             unfile_site(state, s)
             file_under(state, s, type_key(state, p, n, state.words[s]))
     for s in range(first, stop):
