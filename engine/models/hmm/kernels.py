@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 
 from engine.core import hash_table, keyed_lists
-from engine.core.jit import kernel
+from engine.core.jit import inline, kernel
 from engine.core.sort import sort_prefix
 from engine.core.special import log_rising
 from engine.kernels import block_weight, interface
@@ -241,11 +241,10 @@ def unfile_site(state, s):
                             state.site_prev, site_type(state, s), s)
 
 
-@kernel
+@inline
 def set_tag(state, s, k):
     """tag[s] = k, a new state, moving the neighbours — whose types name tag[s] — to their new
-    lists when the type index is kept. (Callers test for a change first: this call takes the
-    whole state.)
+    lists when the type index is kept.
 
     Parameters
     ----------
@@ -253,15 +252,31 @@ def set_tag(state, s, k):
         Mutated.
     s, k : int
     """
-    typed = state.typed[0]
-    if typed and not state.first[s]:
+    if state.typed[0]:
+        refile_neighbours(state, s, k)
+    else:
+        state.tag[s] = k
+
+
+@kernel  # a call takes the whole state: only TYPE's index needs it
+def refile_neighbours(state, s, k):
+    """set_tag with the type index kept: the neighbours taken off their lists, tag[s] = k, and
+    the neighbours filed under their new types.
+
+    Parameters
+    ----------
+    state : HmmState
+        Mutated.
+    s, k : int
+    """
+    if not state.first[s]:
         unfile_site(state, s - 1)
-    if typed and not state.last[s]:
+    if not state.last[s]:
         unfile_site(state, s + 1)
     state.tag[s] = k
-    if typed and not state.first[s]:
+    if not state.first[s]:
         file_site(state, s - 1)
-    if typed and not state.last[s]:
+    if not state.last[s]:
         file_site(state, s + 1)
 
 
