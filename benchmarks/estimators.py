@@ -4,7 +4,7 @@ tokens: their "24K × 17" column).
 Per iteration: EM and VB ≤ 10 ms (forward-backward over the corpus), explicit pointwise ≤ 3 ms,
 explicit blocked ≤ 8 ms; beside them the collapsed twins (TOKEN, SENTENCE) and what bounds the
 explicit pointwise sampler from below: drawing the K × V emission probabilities, one Gamma
-variate each with numpy's generator. Their qualitative findings need the grid of runs:
+variate each. Their qualitative findings need the grid of runs:
 ``python -m engine gj-grid --data en_ewt-ud-dev.conllu --iters 1000 --starts 3``
 (docs/benchmarks.md has its output).
 """
@@ -59,7 +59,8 @@ def rows():
                        f"{ms[name]:.3g} ms / {ms[twin]:.3g} ms"))
     cells = (model.n_states + 1) * (model.n_states + 1) + model.n_states * len(model.vocabulary)
     out.append(Row("explicit TOKEN's parameter draw (eq. 5)", draw, None, "ms",
-                   f"{cells:,} Gamma variates (numpy's generator), normalised"))
+                   f"{cells:,} Gamma variates (Marsaglia & Tsang, engine.core.dirichlet), "
+                   "normalised"))
     out.append(Row("  … explicit TOKEN iteration / its parameter draw", ms["explicit-token"] / draw,
                    None, "×", "the draw alone is the floor of an explicit iteration"))
     return out
