@@ -63,6 +63,15 @@ def type_text(m, state, s):
     return m.describe_site(state, s).type_text
 
 
+def test_a_left_child_follows_its_parent_in_the_node_arrays():
+    """TYPE's walks (``follow``, ``climb``) take n + 1 for a node's left child."""
+    state = model().new_state(make_rng(0), eta=0.5)
+    inner = np.flatnonzero(state.left >= 0)
+    assert inner.size > 0
+    np.testing.assert_array_equal(state.left[inner], inner + 1)
+    np.testing.assert_array_equal(state.parent[inner + 1], inner)
+
+
 def test_block_candidates_are_the_sites_of_the_pivots_type():
     """Every other site of the pivot's type, found by a scan of the types' brackets, is a
     candidate, and nothing else is."""

@@ -55,7 +55,8 @@ PtsgState.__doc__ = """State of the PTSG: the treebank (shared by copies) and it
 N nodes, S sites, L nonterminal labels, C index slots (a power of two ≥ 2N).
 
 parent : int64[N]        the parent node, −1 at a tree's root
-left, right : int64[N]   the children, −1 at a preterminal (its word is in its rule)
+left, right : int64[N]   the children, −1 at a preterminal (its word is in its rule); in
+                         preorder left[n] = n + 1 (TYPE's walks rely on it)
 label : int64[N]         the node's nonterminal, 0 … L − 1
 rule : int64[N]          the PCFG rule at the node (label → children's labels, or → word)
 log_rule : float64[N]    its log probability under the treebank's PCFG
@@ -646,16 +647,10 @@ def _conflicts(state, s):
     bool
     """
     n = state.site_node[s]
-    hit = state.removed[s] != 0 or (state.cut[n] != 0 and state.gone[n] > 0)
-    p = state.parent[n]
-    while not hit:
-        site = state.node_site[p]
-        hit = site >= 0 and state.removed[site] != 0
-        if state.cut[p]:
-            hit = hit or state.gone[p] > 0
-            break
-        p = state.parent[p]
-    return hit
+    # a removed site on the way up, or at the fragment's root, took that fragment out: its
+    # root's gone counts it, so the way up reads only parent and cut
+    return (state.removed[s] != 0 or (state.cut[n] != 0 and state.gone[n] > 0)
+            or state.gone[fragment_root(state, n)] > 0)
 
 
 @inline
@@ -701,7 +696,7 @@ def follow(state, root, k):
     """
     n = root
     for i in range(k):
-        n = state.left[n] if state.stack[i] else state.right[n]
+        n = n + 1 if state.stack[i] else state.right[n]  # preorder: the left child is next
     return n
 
 
@@ -721,7 +716,7 @@ def climb(state, n, k):
     """
     for i in range(k - 1, -1, -1):
         p = state.parent[n]
-        if p < 0 or (state.left[p] == n) != state.stack[i]:
+        if p < 0 or (p + 1 == n) != state.stack[i]:  # preorder: a left child follows its parent
             return -1
         n = p
     return n
