@@ -17,6 +17,7 @@ from benchmarks.hmm import EWT
 from datasets.tagged import load_tagged
 from engine.core.rng import make_rng
 from engine.kernels import estimators
+from engine.models.hmm.kernels import ALPHA, ALPHA_EMIT
 from engine.models.hmm.model import HmmModel
 from engine.samplers import label, make_sampler
 
@@ -40,6 +41,23 @@ def parameter_draw_ms(model):
     theta = np.zeros(estimators.count_parameters(state))
     return 1e3 * median_seconds(lambda: estimators.draw_theta(rng, state, theta), repeats=30,
                                 warmup=5)
+
+
+def numpy_draw_ms(model):
+    """Median ms of the same draw by numpy (``Generator.dirichlet`` for each transition row
+    and each state's emissions, from the same counts): the yardstick a user of numpy would
+    draw eq. 5 with."""
+    rng = make_rng(1)
+    state = model.new_state(rng, eta=0.0)
+    trans = state.trans + state.params[ALPHA]
+    emit = state.emit[1:] + state.params[ALPHA_EMIT]
+
+    def draw():
+        for row in trans:
+            rng.dirichlet(row)
+        for row in emit:
+            rng.dirichlet(row)
+    return 1e3 * median_seconds(draw, repeats=30, warmup=5)
 
 
 def rows():

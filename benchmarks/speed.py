@@ -136,15 +136,21 @@ def segmentation_rows():
 
 
 def hmm_rows():
+    from benchmarks.estimators import numpy_draw_ms, parameter_draw_ms
     from datasets.tagged import load_tagged
     from engine.models.hmm.model import HmmModel
     corpus = load_tagged(EWT_DEV, format="conllu")
-    k17 = sweeps(HmmModel.from_corpus(corpus, 17), ["token", "explicit-token"], 1.0, 30)
+    model = HmmModel.from_corpus(corpus, 17)
+    k17 = sweeps(model, ["token", "explicit-token"], 1.0, 30)
     k45 = sweeps(HmmModel.from_corpus(corpus, 45), ["token"], 1.0, 30)
+    ours, numpy = parameter_draw_ms(model), numpy_draw_ms(model)
     return [Row("HMM K = 17: explicit pointwise / collapsed TOKEN",
                 k17["explicit-token"] / k17["token"], 1.3, "×",
                 f"EWT dev, from η = 1, taken in turn: {k17['explicit-token'] * 1e3:.3g} ms / "
                 f"{k17['token'] * 1e3:.3g} ms"),
+            Row("HMM K = 17: explicit's parameter draw / numpy's", ours / numpy, None, "×",
+                f"{ours:.3g} ms / {numpy:.3g} ms: eq. 5's Dirichlet rows from the same counts "
+                "(EWT dev from η = 0), ours against Generator.dirichlet row by row"),
             Row("HMM K = 45: TOKEN sweep", k45["token"] * 1e3, 2.5, "ms",
                 "EWT dev, median of 30 sweeps after 10 from η = 1")]
 
