@@ -5,6 +5,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+import numpy as np
+
+from engine.core.jit import kernel
 from engine.core.rng import make_rng
 from engine.run import warm
 from engine.samplers import make_sampler
@@ -50,6 +53,37 @@ def ratio_row(slow, fast, target, where):
     return Row(f"{slow.name.split(' ')[0]} / {fast.name.split(' ')[0]} sweep time, {where}",
                slow.measured / fast.measured, target, "×",
                f"{slow.measured:.3g} ms / {fast.measured:.3g} ms")
+
+
+@kernel
+def follow_cycle(following, steps):
+    """Follow ``steps`` links of the cycle ``following`` from 0; return where it ends.
+
+    Parameters
+    ----------
+    following : int64[n]   a permutation with one cycle
+    steps : int
+
+    Returns
+    -------
+    int64
+    """
+    i = 0
+    for _ in range(steps):
+        i = following[i]
+    return i
+
+
+def memory_latency_ns(size=1 << 19, steps=1 << 21):
+    """Nanoseconds of a dependent load at a random place in 4 MB (a chase around one random
+    cycle of ``size`` int64): about the memory a TYPE sweep of br-phono gathers its blocks'
+    sites from, which fits the processor's last-level cache (here ~15 ns a load, and ~120 ns
+    beyond 16 MB) until other programs on the host crowd it out. Measured beside TYPE / TOKEN,
+    since TYPE pays it per line and TOKEN, reading in order, hardly at all."""
+    order = np.random.default_rng(0).permutation(size)
+    following = np.empty(size, np.int64)
+    following[order] = np.roll(order, -1)
+    return 1e9 * median_seconds(lambda: follow_cycle(following, steps), repeats=5, warmup=1) / steps
 
 
 def median_seconds(fn, repeats, warmup=2):

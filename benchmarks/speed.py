@@ -14,7 +14,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 
-from benchmarks.common import Row, interleaved_medians
+from benchmarks.common import Row, interleaved_medians, memory_latency_ns
 from engine.core.rng import make_rng
 from engine.samplers import make_sampler
 from tests.corpora import BR_PHONO, EWT_DEV, GUM_CONST, KFTT_GOLD, KFTT_PAIRS
@@ -52,13 +52,15 @@ def memory_load():
 def pair_rows(label, model, eta, target, loaded_target, warmup=10):
     """TOKEN and TYPE sweep times and TYPE / TOKEN, quiet and under memory_load, after
     ``warmup`` sweeps (the first sweeps from η do more work than a settled chain's)."""
+    latency = memory_latency_ns()
     quiet = sweeps(model, ["token", "type"], eta, warmup=warmup)
+    latency = (latency + memory_latency_ns()) / 2
     with memory_load():
         busy = sweeps(model, ["token", "type"], eta, warmup=warmup)
     n = model.n_sites
     how = (f"median of 20 sweeps after {warmup} from η = {eta}, taken in turn; {n:,} sites: "
            f"TOKEN {quiet['token'] * 1e9 / n:.0f} ns, TYPE {quiet['type'] * 1e9 / n:.0f} ns a "
-           "site")
+           f"site; a dependent load in 4 MB took {latency:.0f} ns then (memory_latency_ns)")
     return [Row(f"{label}: TOKEN sweep", quiet["token"] * 1e3, None, "ms", how),
             Row(f"{label}: TYPE sweep", quiet["type"] * 1e3, None, "ms", how),
             Row(f"{label}: TYPE / TOKEN, quiet", quiet["type"] / quiet["token"], target, "×",
