@@ -150,7 +150,7 @@ def site_span(state, s):
     (int, int, int)
         a, p, e.
     """
-    p = state.site_pos[s]
+    p = np.int64(state.site_pos[s])  # (the USM keeps site_pos in 32 bits)
     return word_start(state.bound, p), p, word_end(state.bound, p + 1)
 
 

@@ -68,8 +68,8 @@ class UsmState(namedtuple("UsmState", [
     bound : uint8[T]         1 when a word ends at this symbol (always 1 at an utterance's end)
     final : uint8[T]         1 at the last symbol of each utterance
     utt_start : int64[U + 1] where each of the U utterances starts (and T at the end)
-    site_pos : int64[S]      the symbol each site follows
-    site_of : int64[T]       the site after each symbol (−1 at utterance ends)
+    site_pos : int32[S]      the symbol each site follows
+    site_of : int32[T]       the site after each symbol (−1 at utterance ends)
     prefix : uint64[T + 1]   prefix hashes of chars (engine.core.word_hash), for O(1) word keys
     power : uint64[T + 1]    HASH_BASE^k
     base : float64[2, L + 1]
@@ -83,7 +83,7 @@ class UsmState(namedtuple("UsmState", [
     spare : int64[3, C / 2]  room for one table's entries while it grows (each table uses only
                              its first counts[LEX_CAPACITY] or counts[PAIR_CAPACITY] slots,
                              doubling as it fills)
-    links : int64[4, T]      the lists' links (keyed_lists' item_next, item_prev): rows
+    links : int32[4, T]      the lists' links (keyed_lists' item_next, item_prev): rows
                              OCC_NEXT, OCC_PREV the next and previous occurrence of a word, by
                              the occurrence's start; rows PAIR_NEXT, PAIR_PREV those of a
                              boundary, by its symbol
@@ -96,7 +96,9 @@ class UsmState(namedtuple("UsmState", [
     removed : uint8[T]       1 on the symbols of words removed inside a TYPE move
 
     Arrays of one kind and length share a 2-D array: a call that is not inlined passes every array
-    of the state (~7 words each), and its cost grows with them.
+    of the state (~7 words each), and its cost grows with them. The site maps and the links are
+    32-bit: a TYPE sweep reads them all over the corpus, and halving their bytes took 5–10 % off
+    its time (more when other programs crowd the processor's cache; docs/benchmarks.md).
     """
 
     __slots__ = ()
@@ -781,7 +783,7 @@ def block_span(state, s):
     -------
     (int, int, int)
     """
-    p = state.site_pos[s]
+    p = np.int64(state.site_pos[s])
     return p + 1 - state.counts[BLOCK_LEN1], p, p + 1 + state.counts[BLOCK_LEN2]
 
 

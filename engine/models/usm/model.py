@@ -63,6 +63,9 @@ class UsmModel(SegmentationModel):
         super().__init__(texts, gold_bound)
         self.alpha0, self.p_boundary, self.rho = float(alpha0), float(p_boundary), float(rho)
         self.base = word_base(self.longest, len(self.alphabet), self.alpha0, self.p_boundary)
+        # the state's site maps, in 32 bits (UsmState's notes)
+        self.site_pos32 = self.site_pos.astype(np.int32)
+        self.site_of32 = self.site_of.astype(np.int32)
 
     def particles(self, phi=DEFAULT_PHI):
         """The particle filter's unigram model on this corpus: α and ρ as here, the lexicon
@@ -88,10 +91,11 @@ class UsmModel(SegmentationModel):
         lexicon[kernels.KEY] = pairs[kernels.KEY] = -1  # empty slots
         state = kernels.UsmState(
             chars=self.chars, bound=bound, final=self.final, utt_start=self.utt_start,
-            site_pos=self.site_pos, site_of=self.site_of, prefix=self.prefix, power=self.power,
-            base=self.base, params=np.array([self.alpha0, self.rho]), lexicon=lexicon,
+            site_pos=self.site_pos32, site_of=self.site_of32, prefix=self.prefix,
+            power=self.power, base=self.base, params=np.array([self.alpha0, self.rho]),
+            lexicon=lexicon,
             pairs=pairs, spare=np.zeros((3, capacity // 2), np.int64),
-            links=np.full((4, t), -1, np.int64), counts=counts, removed=np.zeros(t, np.uint8))
+            links=np.full((4, t), -1, np.int32), counts=counts, removed=np.zeros(t, np.uint8))
         kernels.count_all_words(state)
         return state
 
