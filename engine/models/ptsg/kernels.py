@@ -60,8 +60,8 @@ left, right : int64[N]   the children, −1 at a preterminal (its word is in its
 label : int64[N]         the node's nonterminal, 0 … L − 1
 rule : int64[N]          the PCFG rule at the node (label → children's labels, or → word)
 log_rule : float64[N]    its log probability under the treebank's PCFG
-node_site : int64[N]     the node's site, −1 at a root
-site_node : int64[S]     the site's node
+node_site : int32[N]     the node's site, −1 at a root
+site_node : int32[S]     the site's node
 tree_start : int64[T + 1]   tree t's nodes: tree_start[t] … tree_start[t + 1] − 1, in preorder
 log_stop, log_go : float64[L]   log s_X and log(1 − s_X) of the base
 params : float64[2]      α and log α
@@ -69,7 +69,7 @@ cut : uint8[N]           b at each node (1 at every root)
 h_in : int64[N]          key of the fragment that n would root (down to the cuts below n)
 mu_in : float64[N]       its log μ
 slot_key, slot_head, slot_size : int64[C]   the fragment index: key → its occurrences' roots
-item_next, item_prev : int64[N]             the index's links (items are root nodes)
+item_next, item_prev : int32[N]             the index's links (items are root nodes)
 n_root : int64[L]        fragments in use per root label (n_X, the DP's customers)
 removed : uint8[S]       1 while a site is removed (set aside inside a move: remove_site)
 gone : int64[N]          how many removed sites took out the fragment rooted at the node
@@ -83,6 +83,10 @@ stack : int64[N]         work: the way down a fragment to a pivot
 pattern_key : int64[Z · 30]   SENTENCE's work: the keys of each node's patterns (Z: the
                          largest tree's nodes; sentence.py)
 tree_stack : int64[3 Z]  SENTENCE's work: its sampling stack
+
+The maps between sites and nodes and the index's lists are 32-bit: TYPE reads them all over the
+treebank, and halving their bytes took 5–10 % off its sweep (docs/benchmarks.md; the tree's
+links in 32 bits as well slowed TOKEN by 4 %).
 """
 
 implements = for_state(PtsgState)

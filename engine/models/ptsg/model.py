@@ -84,8 +84,9 @@ class Packed:
         for name, i in self.rules.items():
             if len(name) == 2:
                 self.log_rule_of[i] = math.log(self.lexicon[name])
-        self.site_node = np.flatnonzero(self.parent >= 0).astype(np.int64)
-        self.node_site = np.full(len(parent), -1, dtype=np.int64)
+        # sites and nodes map to each other in 32 bits (kernels.PtsgState's notes)
+        self.site_node = np.flatnonzero(self.parent >= 0).astype(np.int32)
+        self.node_site = np.full(len(parent), -1, dtype=np.int32)
         self.node_site[self.site_node] = np.arange(len(self.site_node))
 
 
@@ -200,8 +201,8 @@ class PtsgModel(ModelBase):
         state = kernels.PtsgState(
             **corpus, cut=cut, h_in=np.zeros(n_nodes, np.int64), mu_in=np.zeros(n_nodes),
             slot_key=np.full(slots, -1, np.int64), slot_head=np.full(slots, -1, np.int64),
-            slot_size=np.zeros(slots, np.int64), item_next=np.full(n_nodes, -1, np.int64),
-            item_prev=np.full(n_nodes, -1, np.int64),
+            slot_size=np.zeros(slots, np.int64), item_next=np.full(n_nodes, -1, np.int32),
+            item_prev=np.full(n_nodes, -1, np.int32),
             n_root=np.zeros(len(self.packed.labels), np.int64),
             removed=np.zeros(self.n_sites, np.uint8), gone=np.zeros(n_nodes, np.int64),
             type_key=np.zeros((self.n_sites, 3), np.int64),
