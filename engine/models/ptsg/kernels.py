@@ -72,7 +72,7 @@ slot_key, slot_head, slot_size : int64[C]   the fragment index: key → its occu
 item_next, item_prev : int32[N]             the index's links (items are root nodes)
 n_root : int64[L]        fragments in use per root label (n_X, the DP's customers)
 removed : uint8[S]       1 while a site is removed (set aside inside a move: remove_site)
-gone : int64[N]          how many removed sites took out the fragment rooted at the node
+gone : int32[N]          how many removed sites took out the fragment rooted at the node
 type_key : int64[S, 3]   the type (M, U, L) of a site removed alone or as a TYPE pivot
 type_mu : float64[S, 3]  their log μ
 type_root : int64[S]     its fragment root (of M, or of U)
@@ -84,9 +84,9 @@ pattern_key : int64[Z · 30]   SENTENCE's work: the keys of each node's patterns
                          largest tree's nodes; sentence.py)
 tree_stack : int64[3 Z]  SENTENCE's work: its sampling stack
 
-The maps between sites and nodes and the index's lists are 32-bit: TYPE reads them all over the
-treebank, and halving their bytes took 5–10 % off its sweep (docs/benchmarks.md; the tree's
-links in 32 bits as well slowed TOKEN by 4 %).
+The maps between sites and nodes, the index's lists and ``gone`` are 32-bit: TYPE reads them all
+over the treebank, and halving their bytes took 5–10 % off its sweep each time
+(docs/benchmarks.md; the tree's links in 32 bits as well slowed TOKEN by 4 %).
 """
 
 implements = for_state(PtsgState)
