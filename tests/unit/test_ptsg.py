@@ -112,35 +112,57 @@ def test_a_type_block_is_the_same_after_its_move():
     assert big >= 3  # the test saw real blocks
 
 
-def test_proposition_1_p_depends_on_the_block_only_through_m():
-    """For type blocks of up to 12 sites: every assignment of the block's sites, the others
-    fixed, has the probability eq. 3 gives it, and that depends only on m — equal to
-    C(|S|, m)-free g(m) of the kernels' block weights."""
-    m = model()
+def g_of_the_block_depends_only_on_m(m, state, pivot):
+    """Gather the type block of ``pivot`` (2 … 12 sites) and check Proposition 1 on it: every
+    assignment of its sites, the others fixed, has the probability eq. 3 gives it, which
+    depends only on m and equals the kernels' g(m) (C(|S|, m)-free). False for a block of
+    another size (not checked)."""
     n = m.n_sites
     ints = np.zeros((3, n), np.int64)
     work = np.zeros((4, block_weight.MAX_DELTA_TERMS))
     log_g = np.zeros(n + 1)
+    values = m.values(state).copy()
+    size, _ = moves.gather_block(state, pivot, 0, 1, ints[0], ints[1], ints[2])
+    if size < 2 or size > 12:
+        return False
+    block = ints[1, :size].copy()
+    block_weight.block_log_g(state, pivot, 0, 1, size, log_g, *work)
+    by_m = {}
+    for bits in itertools.product((0, 1), repeat=size):
+        values[block] = bits
+        by_m.setdefault(sum(bits), set()).add(round(ptsg_log_p(m.trees, values, **PRIOR), 9))
+    assert all(len(v) == 1 for v in by_m.values()), f"block {block.tolist()}"
+    exact = np.array([by_m[k].pop() for k in range(size + 1)])
+    np.testing.assert_allclose(log_g[: size + 1], exact - exact[0], atol=1e-9)
+    return True
+
+
+def test_proposition_1_p_depends_on_the_block_only_through_m():
+    """For type blocks of up to 12 sites of random states (``g_of_the_block…``)."""
+    m = model()
     checked = 0
     for trial in range(80):
         state = m.new_state(make_rng(100 + trial), eta=(trial % 3) / 2)
-        values = m.values(state).copy()
-        pivot = trial % n
-        size, _ = moves.gather_block(state, pivot, 0, 1, ints[0], ints[1], ints[2])
-        if size < 2 or size > 12:
-            continue
-        block = ints[1, :size].copy()
-        block_weight.block_log_g(state, pivot, 0, 1, size, log_g, *work)
-        by_m = {}
-        for bits in itertools.product((0, 1), repeat=size):
-            values[block] = bits
-            by_m.setdefault(sum(bits), set()).add(
-                round(ptsg_log_p(m.trees, values, **PRIOR), 9))
-        assert all(len(v) == 1 for v in by_m.values())
-        exact = np.array([by_m[k].pop() for k in range(size + 1)])
-        np.testing.assert_allclose(log_g[: size + 1], exact - exact[0], atol=1e-9)
-        checked += 1
+        checked += g_of_the_block_depends_only_on_m(m, state, trial % m.n_sites)
     assert checked >= 10
+
+
+def chain(k):
+    """A VP → VB VP chain k VPs deep."""
+    return ("NN", "run") if k == 0 else ("VP", ("VB", "try"), chain(k - 1))
+
+
+def test_a_site_inside_a_block_sites_lower_fragment_stays_out_of_the_block():
+    """Every node cut down a chain of VPs: a VP site's upper and lower parts are one fragment
+    (VP → VB* VP*), so the next VP down is of its type and inside its lower fragment. It
+    conflicts with the pivot (``conflicts``: its fragment's root is gone) and the blocks keep
+    Proposition 1; taken into the block, the block's probability would depend on more than
+    m."""
+    m = PtsgModel([("ROOT", chain(6))], rare=1, **PRIOR)
+    state = m.state_from_values(np.ones(m.n_sites, np.int64))
+    checked = sum(g_of_the_block_depends_only_on_m(m, m.clone_state(state), pivot)
+                  for pivot in range(m.n_sites))
+    assert checked >= 3
 
 
 def test_running_counts_equal_rebuilt_counts_after_mixed_moves():
