@@ -41,7 +41,7 @@ NO_CHILD = np.int64(0x5851F42D4C957F2D)  # a preterminal's children's part
 # a base α μ_f below e⁻³⁰ (with no customer yet) is handed to block_weight as its log: next to
 # any count k ≥ 1 it vanishes, and in linear form several of them would underflow
 TINY_LOG = -30.0
-M_KEY, U_KEY, L_KEY = 0, 1, 2  # columns of type_key and type_mu
+M_KEY, U_KEY, L_KEY = 0, 1, 2  # entries of type_key and type_mu
 
 CORPUS_FIELDS = ("parent", "left", "right", "label", "rule", "log_rule", "node_site",
                  "site_node", "tree_start", "log_stop", "log_go", "params")
@@ -73,9 +73,10 @@ item_next, item_prev : int32[N]             the index's links (items are root no
 n_root : int64[L]        fragments in use per root label (n_X, the DP's customers)
 removed : uint8[S]       1 while a site is removed (set aside inside a move: remove_site)
 gone : int32[N]          how many removed sites took out the fragment rooted at the node
-type_key : int64[S, 3]   the type (M, U, L) of a site removed alone or as a TYPE pivot
-type_mu : float64[S, 3]  their log μ
-type_root : int64[S]     its fragment root (of M, or of U)
+type_key : int64[3]      the type (M, U, L) of the site removed last alone or as a TYPE pivot
+                         (one at a time: site_weights and the block's kernels read it)
+type_mu : float64[3]     their log μ
+type_root : int64[1]     its fragment root (of M, or of U)
 gathering : uint8[1]     1 from block_candidates to the next add_site: the sites removed meanwhile
                          are of the pivot's type
 aside : int64[2]         removed sites, by value (remove_site)
@@ -457,9 +458,9 @@ def _site_weights(state, s, w):
     w : float64[≥ 2]
         Output.
     """
-    weigh_in_place(state, w, state.type_key[s, M_KEY], state.type_key[s, U_KEY],
-                   state.type_key[s, L_KEY], state.type_mu[s, M_KEY], state.type_mu[s, U_KEY],
-                   state.type_mu[s, L_KEY], state.label[state.site_node[s]], state.aside[0],
+    weigh_in_place(state, w, state.type_key[M_KEY], state.type_key[U_KEY],
+                   state.type_key[L_KEY], state.type_mu[M_KEY], state.type_mu[U_KEY],
+                   state.type_mu[L_KEY], state.label[state.site_node[s]], state.aside[0],
                    state.aside[1])
 
 
@@ -532,11 +533,10 @@ def _remove_site(state, s):
         r = fragment_root(state, n)
     else:
         key_m, key_u, key_l, mu_m, mu_u, mu_l, r = type_of(state, n)
-        state.type_key[s, M_KEY], state.type_key[s, U_KEY], state.type_key[s, L_KEY] = \
+        state.type_key[M_KEY], state.type_key[U_KEY], state.type_key[L_KEY] = \
             key_m, key_u, key_l
-        state.type_mu[s, M_KEY], state.type_mu[s, U_KEY], state.type_mu[s, L_KEY] = \
-            mu_m, mu_u, mu_l
-        state.type_root[s] = r
+        state.type_mu[M_KEY], state.type_mu[U_KEY], state.type_mu[L_KEY] = mu_m, mu_u, mu_l
+        state.type_root[0] = r
     state.aside[state.cut[n]] += 1
     state.removed[s] = 1
     state.gone[r] += 1
@@ -753,10 +753,9 @@ def _block_candidates(state, s0, out):
     int
         How many.
     """
-    key_m, key_u, key_l = (state.type_key[s0, M_KEY], state.type_key[s0, U_KEY],
-                           state.type_key[s0, L_KEY])
+    key_m, key_u, key_l = state.type_key[M_KEY], state.type_key[U_KEY], state.type_key[L_KEY]
     state.gathering[0] = 1
-    k = path_from(state, state.type_root[s0], state.site_node[s0])
+    k = path_from(state, state.type_root[0], state.site_node[s0])
     found = 0
     slot_l = hash_table.find(state.slot_key, key_l)
     slot_u = hash_table.find(state.slot_key, key_u)
@@ -829,22 +828,21 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
     int
         The number of terms (4 or 5).
     """
-    key_m, key_u, key_l = (state.type_key[s0, M_KEY], state.type_key[s0, U_KEY],
-                           state.type_key[s0, L_KEY])
-    x, root_label = state.label[state.site_node[s0]], state.label[state.type_root[s0]]
+    key_m, key_u, key_l = state.type_key[M_KEY], state.type_key[U_KEY], state.type_key[L_KEY]
+    x, root_label = state.label[state.site_node[s0]], state.label[state.type_root[0]]
     # the sites set aside still hold their fragments: joined ones an M each, cut ones a U and
     # an L (the same fragment twice when U = L), all rooted at R but the L's, rooted at X
     joined, cut = state.aside[0], state.aside[1]
-    base[0] = base_term(state, state.type_mu[s0, M_KEY], count_of(state, key_m) - joined)
+    base[0] = base_term(state, state.type_mu[M_KEY], count_of(state, key_m) - joined)
     d0[0], d1[0], sign[0] = 1 - v0, 1 - v1, 1.0
     if key_u == key_l:
-        base[1] = base_term(state, state.type_mu[s0, U_KEY], count_of(state, key_u) - 2 * cut)
+        base[1] = base_term(state, state.type_mu[U_KEY], count_of(state, key_u) - 2 * cut)
         d0[1], d1[1], sign[1] = 2 * v0, 2 * v1, 1.0
         j = 2
     else:
-        base[1] = base_term(state, state.type_mu[s0, U_KEY], count_of(state, key_u) - cut)
+        base[1] = base_term(state, state.type_mu[U_KEY], count_of(state, key_u) - cut)
         d0[1], d1[1], sign[1] = v0, v1, 1.0
-        base[2] = base_term(state, state.type_mu[s0, L_KEY], count_of(state, key_l) - cut)
+        base[2] = base_term(state, state.type_mu[L_KEY], count_of(state, key_l) - cut)
         d0[2], d1[2], sign[2] = v0, v1, 1.0
         j = 3
     n_r = state.n_root[root_label] - joined - cut
