@@ -54,8 +54,8 @@ PtsgState.__doc__ = """State of the PTSG: the treebank (shared by copies) and it
 
 N nodes, S sites, L nonterminal labels, C index slots (a power of two ≥ 2N).
 
-parent : int64[N]        the parent node, −1 at a tree's root
-left, right : int64[N]   the children, −1 at a preterminal (its word is in its rule); in
+parent : int32[N]        the parent node, −1 at a tree's root
+left, right : int32[N]   the children, −1 at a preterminal (its word is in its rule); in
                          preorder left[n] = n + 1 (TYPE's walks rely on it)
 label : int64[N]         the node's nonterminal, 0 … L − 1
 rule : int64[N]          the PCFG rule at the node (label → children's labels, or → word)
@@ -85,9 +85,9 @@ pattern_key : int64[Z · 30]   SENTENCE's work: the keys of each node's patterns
                          largest tree's nodes; sentence.py)
 tree_stack : int64[3 Z]  SENTENCE's work: its sampling stack
 
-The maps between sites and nodes, the index's lists and ``gone`` are 32-bit: TYPE reads them all
-over the treebank, and halving their bytes took 5–10 % off its sweep each time
-(docs/benchmarks.md; the tree's links in 32 bits as well slowed TOKEN by 4 %).
+The links between nodes, the maps between sites and nodes, the index's lists and ``gone`` are
+32-bit: TYPE reads them all over the treebank, and halving their bytes took 5–10 % off its
+sweep each time (docs/benchmarks.md).
 """
 
 implements = for_state(PtsgState)

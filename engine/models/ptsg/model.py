@@ -66,9 +66,10 @@ class Packed:
         for tree in trees:
             visit(tree, -1)
             self.tree_start.append(len(parent))
-        self.parent = np.array(parent, dtype=np.int64)
-        self.left = np.array(left, dtype=np.int64)
-        self.right = np.array(right, dtype=np.int64)
+        # the links between nodes and sites in 32 bits (kernels.PtsgState's notes)
+        self.parent = np.array(parent, dtype=np.int32)
+        self.left = np.array(left, dtype=np.int32)
+        self.right = np.array(right, dtype=np.int32)
         self.label = np.array(label, dtype=np.int64)
         self.rule = np.array(rule, dtype=np.int64)
         self.tree_start = np.array(self.tree_start, dtype=np.int64)
@@ -84,7 +85,6 @@ class Packed:
         for name, i in self.rules.items():
             if len(name) == 2:
                 self.log_rule_of[i] = math.log(self.lexicon[name])
-        # sites and nodes map to each other in 32 bits (kernels.PtsgState's notes)
         self.site_node = np.flatnonzero(self.parent >= 0).astype(np.int32)
         self.node_site = np.full(len(parent), -1, dtype=np.int32)
         self.node_site[self.site_node] = np.arange(len(self.site_node))
