@@ -84,6 +84,31 @@ def find(keys, key):
     return probe(keys, key, home(key, keys.shape[0]))
 
 
+@inline
+def find_three(keys, key_a, key_b, key_c):
+    """``find`` for three keys at once. In a table larger than the processor's caches each
+    lookup waits on memory for its key's home; here the three homes are read before any probe
+    runs on, so the three waits overlap.
+
+    Parameters
+    ----------
+    keys : int[C]
+        The table.
+    key_a, key_b, key_c : int
+
+    Returns
+    -------
+    (int64, int64, int64)
+        Their slots (−1 for a key no entry holds).
+    """
+    capacity = keys.shape[0]
+    i_a, i_b, i_c = home(key_a, capacity), home(key_b, capacity), home(key_c, capacity)
+    at_a, at_b, at_c = keys[i_a], keys[i_b], keys[i_c]
+    return (np.int64(i_a) if at_a == key_a else probe(keys, key_a, i_a),
+            np.int64(i_b) if at_b == key_b else probe(keys, key_b, i_b),
+            np.int64(i_c) if at_c == key_c else probe(keys, key_c, i_c))
+
+
 @kernel
 def find_next(keys, key, slot):
     """The next slot after ``slot`` (from ``find`` or ``find_next``) that holds ``key``.

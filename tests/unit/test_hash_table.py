@@ -53,3 +53,19 @@ def test_pair_keys_tell_pairs_apart():
     pairs = [(a, b) for a in (0, 1, 7, 2**31 - 1) for b in (0, 1, 7, 2**31 - 1)]
     keys = {int(hash_table.pair_key(a, b)) for a, b in pairs}
     assert len(keys) == len(pairs) and min(keys) >= 0
+
+
+def test_find_three_finds_what_find_finds():
+    # a small table at load 3/4: long probe runs, keys found at their home and further on,
+    # keys absent (a run ending in an empty slot), the same key asked twice
+    rng = np.random.default_rng(11)
+    keys = np.full(64, EMPTY, np.int64)
+    for key in rng.choice(1000, 48, replace=False):
+        hash_table.insert(keys, key)
+    asked = [int(k) for k in keys[keys != EMPTY]] + [1000, 1001, 5000]
+    for a, b, c in rng.choice(asked, (300, 3)):
+        expected = tuple(int(hash_table.find(keys, k)) for k in (a, b, c))
+        assert tuple(int(x) for x in hash_table.find_three(keys, a, b, c)) == expected
+    home_found = [int(k) for k in keys[keys != EMPTY]
+                  if hash_table.find(keys, k) == hash_table.home(k, 64)]
+    assert 0 < len(home_found) < 48  # both cases occurred

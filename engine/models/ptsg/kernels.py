@@ -48,7 +48,7 @@ CORPUS_FIELDS = ("parent", "left", "right", "label", "rule", "log_rule", "node_s
 
 PtsgState = namedtuple("PtsgState", CORPUS_FIELDS + (
     "cut", "h_in", "mu_in", "slot_key", "slot_head", "slot_size", "item_next", "item_prev",
-    "n_root", "removed", "gone", "type_key", "type_mu", "type_root", "gathering",
+    "n_root", "gone", "type_key", "type_mu", "type_root", "gathering",
     "aside", "stack", "pattern_key", "tree_stack"))
 PtsgState.__doc__ = """State of the PTSG: the treebank (shared by copies) and its fragmentation.
 
@@ -71,8 +71,8 @@ mu_in : float64[N]       its log μ
 slot_key, slot_head, slot_size : int64[C]   the fragment index: key → its occurrences' roots
 item_next, item_prev : int32[N]             the index's links (items are root nodes)
 n_root : int64[L]        fragments in use per root label (n_X, the DP's customers)
-removed : uint8[S]       1 while a site is removed (set aside inside a move: remove_site)
-gone : int32[N]          how many removed sites took out the fragment rooted at the node
+gone : int32[N]          how many removed sites took out the fragment rooted at the node, or
+                         are the node's own (so a removed site's node is gone)
 type_key : int64[3]      the type (M, U, L) of the site removed last alone or as a TYPE pivot
                          (one at a time: site_weights and the block's kernels read it)
 type_mu : float64[3]     their log μ
@@ -283,7 +283,22 @@ def count_of(state, key):
     -------
     int64
     """
-    slot = hash_table.find(state.slot_key, key)
+    return slot_count(state, hash_table.find(state.slot_key, key))
+
+
+@inline
+def slot_count(state, slot):
+    """n_f of the fragment in the index's ``slot`` (0 when −1: none in use).
+
+    Parameters
+    ----------
+    state : PtsgState
+    slot : int
+
+    Returns
+    -------
+    int64
+    """
     return state.slot_size[slot] if slot >= 0 else np.int64(0)
 
 
@@ -419,9 +434,10 @@ def weigh_in_place(state, w, key_m, key_u, key_l, mu_m, mu_u, mu_l, x, joined, c
         1 − b_s and b_s.
     """
     same = key_u == key_l
-    n_m = count_of(state, key_m) - joined
-    n_u = count_of(state, key_u) - cut - (cut if same else 0)
-    n_l = n_u if same else count_of(state, key_l) - cut
+    slot_m, slot_u, slot_l = hash_table.find_three(state.slot_key, key_m, key_u, key_l)
+    n_m = slot_count(state, slot_m) - joined
+    n_u = slot_count(state, slot_u) - cut - (cut if same else 0)
+    n_l = n_u if same else slot_count(state, slot_l) - cut
     # n_X less the site's own draws from θ_X (L, and U or M when X = R), plus U's when X = R:
     # n_X − b in every case
     weigh(state, w, mu_m, mu_u, mu_l, n_m, n_u, n_l, same, state.n_root[x] - cut)
@@ -538,7 +554,6 @@ def _remove_site(state, s):
         state.type_mu[M_KEY], state.type_mu[U_KEY], state.type_mu[L_KEY] = mu_m, mu_u, mu_l
         state.type_root[0] = r
     state.aside[state.cut[n]] += 1
-    state.removed[s] = 1
     state.gone[r] += 1
     state.gone[n] += 1
 
@@ -585,7 +600,6 @@ def _add_site(state, s, v):
             file_fragment(state, n, 1)
     state.gone[r] -= 1
     state.gone[n] -= 1
-    state.removed[s] = 0
 
 
 @implements(interface.set_value)
@@ -651,10 +665,11 @@ def _conflicts(state, s):
     bool
     """
     n = state.site_node[s]
-    # a removed site on the way up, or at the fragment's root, took that fragment out: its
-    # root's gone counts it, so the way up reads only parent and cut
-    return (state.removed[s] != 0 or (state.cut[n] != 0 and state.gone[n] > 0)
-            or state.gone[fragment_root(state, n)] > 0)
+    # gone[n] counts s itself when removed and, n being cut, the removed sites of the fragment
+    # n roots (a node not cut roots none); a removed site on the way up, or at the fragment's
+    # root, took that fragment out, which its root's gone counts: the way up reads only parent
+    # and cut, and no array indexed by site is read (one line of memory less a candidate)
+    return state.gone[n] > 0 or state.gone[fragment_root(state, n)] > 0
 
 
 @inline
@@ -755,10 +770,9 @@ def _block_candidates(state, s0, out):
     """
     key_m, key_u, key_l = state.type_key[M_KEY], state.type_key[U_KEY], state.type_key[L_KEY]
     state.gathering[0] = 1
+    slot_l, slot_u, slot_m = hash_table.find_three(state.slot_key, key_l, key_u, key_m)
     k = path_from(state, state.type_root[0], state.site_node[s0])
     found = 0
-    slot_l = hash_table.find(state.slot_key, key_l)
-    slot_u = hash_table.find(state.slot_key, key_u)
     if slot_l >= 0 and slot_u >= 0 and state.slot_size[slot_u] < state.slot_size[slot_l]:
         r = state.slot_head[slot_u]
         while r >= 0:
@@ -775,8 +789,7 @@ def _block_candidates(state, s0, out):
                 out[found] = state.node_site[q]
                 found += 1
             q = state.item_next[q]
-    slot = hash_table.find(state.slot_key, key_m)
-    r = state.slot_head[slot] if slot >= 0 else -1
+    r = state.slot_head[slot_m] if slot_m >= 0 else -1
     while r >= 0:
         out[found] = state.node_site[follow(state, r, k)]
         found += 1

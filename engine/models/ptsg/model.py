@@ -204,7 +204,7 @@ class PtsgModel(ModelBase):
             slot_size=np.zeros(slots, np.int64), item_next=np.full(n_nodes, -1, np.int32),
             item_prev=np.full(n_nodes, -1, np.int32),
             n_root=np.zeros(len(self.packed.labels), np.int64),
-            removed=np.zeros(self.n_sites, np.uint8), gone=np.zeros(n_nodes, np.int32),
+            gone=np.zeros(n_nodes, np.int32),
             type_key=np.zeros(3, np.int64), type_mu=np.zeros(3), type_root=np.zeros(1, np.int64),
             gathering=np.zeros(1, np.uint8),
             aside=np.zeros(2, np.int64),
