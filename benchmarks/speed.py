@@ -1,12 +1,19 @@
 """Issue 28's figures: is every sampler near its own speed limit? (suite ``speed``)
 
-Per-sweep times of the samplers the lab races, each pair taken in turn in one process (their
-ratio cancels most of the machine's drift), quiet and with another process streaming through
-memory on the other core; the reference program's sweeps when the environment variable
-``DPSEG`` names Goldwater's ``segment`` (built from its public sources: docs/benchmarks.md);
-and the bigram model's kernels compiled cold.
+Per-sweep times of the samplers the lab races, each TYPE / TOKEN pair taken in turn in one
+process (their ratio cancels most of the machine's drift) and in several fresh processes (a
+process's placement on the host moved a USM TYPE sweep between 13 and 22 ms here, its TOKEN
+sweep hardly at all), quiet and with another process streaming through memory on the other
+core; the reference program's sweeps when the environment variable ``DPSEG`` names
+Goldwater's ``segment`` (built from its public sources: docs/benchmarks.md); and the bigram
+model's kernels compiled cold.
+
+``python -m benchmarks.speed pair NAME`` measures one pair of PAIRS in this process and prints
+it as JSON (what pair_rows runs in each fresh process).
 """
+import json
 import os
+import statistics
 import re
 import subprocess
 import sys
@@ -19,6 +26,7 @@ from engine.core.rng import make_rng
 from engine.samplers import make_sampler
 from tests.corpora import BR_PHONO, EWT_DEV, GUM_CONST, KFTT_GOLD, KFTT_PAIRS
 
+PROCESSES = 5  # fresh processes a TYPE / TOKEN pair is measured in, quiet and memory busy
 DPSEG_ITERATIONS = (20, 120)  # segment's sweeps are timed as the difference of two runs
 # another process on the other core, copying 256 MB arrays back and forth: the memory system
 # busy, as on a machine where other jobs run (issue 28: TYPE slows down more than TOKEN there)
@@ -49,25 +57,86 @@ def memory_load():
         process.wait()
 
 
-def pair_rows(label, model, eta, target, loaded_target, warmup=10):
-    """TOKEN and TYPE sweep times and TYPE / TOKEN, quiet and under memory_load, after
-    ``warmup`` sweeps (the first sweeps from η do more work than a settled chain's)."""
+def usm_model():
+    from datasets.segmented import load_segmented
+    from engine.models.usm.model import UsmModel
+    return UsmModel.from_corpus(load_segmented(BR_PHONO))
+
+
+def ptsg_model():
+    from benchmarks.ptsg import treebank
+    from engine.models.ptsg.model import PtsgModel
+    return PtsgModel(treebank("train"))
+
+
+def forest_model():
+    from datasets.aligned import read_files
+    from engine.models.scfg.model import ScfgModel
+    return ScfgModel(read_files(KFTT_PAIRS, KFTT_GOLD))
+
+
+# the TYPE / TOKEN pairs: (row label, model, η, warm-up sweeps, target quiet, target busy)
+PAIRS = {"usm": ("USM, br-phono", usm_model, 0.5, 20, 3.0, 4.0),
+         "ptsg": ("PTSG, GUM train", ptsg_model, 1.0, 10, 3.0, None),
+         "forests": ("forests, KFTT", forest_model, 1.0, 10, 3.0, None)}
+
+
+def measure_pair(name):
+    """One process's figures for PAIRS[name]: seconds of a TOKEN and a TYPE sweep (taken in
+    turn), their model's sites, and the memory latency around them (ns)."""
+    _, build, eta, warmup, _, _ = PAIRS[name]
+    model = build()
     latency = memory_latency_ns()
-    quiet = sweeps(model, ["token", "type"], eta, warmup=warmup)
-    latency = (latency + memory_latency_ns()) / 2
+    times = sweeps(model, ["token", "type"], eta, warmup=warmup)
+    return {**times, "sites": model.n_sites, "latency": (latency + memory_latency_ns()) / 2}
+
+
+def in_processes(name):
+    """measure_pair(name) in PROCESSES fresh processes, one after another."""
+    runs = []
+    for _ in range(PROCESSES):
+        done = subprocess.run([sys.executable, "-m", "benchmarks.speed", "pair", name],
+                              check=True, capture_output=True, text=True)
+        runs.append(json.loads(done.stdout))
+    return runs
+
+
+def spread(values, fmt):
+    """'median (low – high)' of values, each formatted with fmt."""
+    return f"{fmt(statistics.median(values))} ({fmt(min(values))} – {fmt(max(values))})"
+
+
+def pair_rows(name):
+    """TOKEN and TYPE sweep times and TYPE / TOKEN for PAIRS[name], quiet and under
+    memory_load: each the median over PROCESSES fresh processes of the process's median of 20
+    sweeps (after the warm-up sweeps: the first sweeps from η do more work than a settled
+    chain's); the notes give the range over the processes."""
+    label, _, eta, warmup, target, loaded_target = PAIRS[name]
+    quiet = in_processes(name)
     with memory_load():
-        busy = sweeps(model, ["token", "type"], eta, warmup=warmup)
-    n = model.n_sites
-    how = (f"median of 20 sweeps after {warmup} from η = {eta}, taken in turn; {n:,} sites: "
-           f"TOKEN {quiet['token'] * 1e9 / n:.0f} ns, TYPE {quiet['type'] * 1e9 / n:.0f} ns a "
-           f"site; a dependent load in 4 MB took {latency:.0f} ns then (memory_latency_ns)")
-    return [Row(f"{label}: TOKEN sweep", quiet["token"] * 1e3, None, "ms", how),
-            Row(f"{label}: TYPE sweep", quiet["type"] * 1e3, None, "ms", how),
-            Row(f"{label}: TYPE / TOKEN, quiet", quiet["type"] / quiet["token"], target, "×",
-                how),
-            Row(f"{label}: TYPE / TOKEN, memory busy", busy["type"] / busy["token"],
-                loaded_target, "×", f"another process copying 256 MB arrays on the other core: "
-                f"TOKEN {busy['token'] * 1e3:.3g} ms, TYPE {busy['type'] * 1e3:.3g} ms")]
+        busy = in_processes(name)
+    token, type_ = ([run[k] * 1e3 for run in quiet] for k in ("token", "type"))
+    ratios = [run["type"] / run["token"] for run in quiet]
+    busy_ratios = [run["type"] / run["token"] for run in busy]
+    n = quiet[0]["sites"]
+    ms, times = (lambda x: f"{x:.3g}"), (lambda x: f"{x:.2f} ×")
+    how = (f"{PROCESSES} fresh processes, each the median of 20 sweeps after {warmup} from "
+           f"η = {eta}, taken in turn: the median (the range); {n:,} sites: TOKEN "
+           f"{statistics.median(token) * 1e6 / n:.0f} ns, TYPE "
+           f"{statistics.median(type_) * 1e6 / n:.0f} ns a site")
+    latency = spread([run["latency"] for run in quiet], lambda x: f"{x:.0f}")
+    return [Row(f"{label}: TOKEN sweep", statistics.median(token), None, "ms",
+                f"{spread(token, ms)} ms; {how}"),
+            Row(f"{label}: TYPE sweep", statistics.median(type_), None, "ms",
+                f"{spread(type_, ms)} ms; {how}"),
+            Row(f"{label}: TYPE / TOKEN, quiet", statistics.median(ratios), target, "×",
+                f"{spread(ratios, times)}; a dependent load in 4 MB took {latency} ns "
+                "(memory_latency_ns)"),
+            Row(f"{label}: TYPE / TOKEN, memory busy", statistics.median(busy_ratios),
+                loaded_target, "×", f"{spread(busy_ratios, times)}; another process copying "
+                "256 MB arrays on the other core: TOKEN "
+                f"{spread([run['token'] * 1e3 for run in busy], ms)} ms, TYPE "
+                f"{spread([run['type'] * 1e3 for run in busy], ms)} ms")]
 
 
 def dpseg_sweep(arguments):
@@ -124,10 +193,8 @@ def bigram_compile():
 def segmentation_rows():
     from datasets.segmented import load_segmented
     from engine.models.bigram.model import BigramModel
-    from engine.models.usm.model import UsmModel
-    corpus = load_segmented(BR_PHONO)
-    usm = pair_rows("USM, br-phono", UsmModel.from_corpus(corpus), 0.5, 3.0, 4.0, 20)
-    bigram_model = BigramModel.from_corpus(corpus)
+    usm = pair_rows("usm")
+    bigram_model = BigramModel.from_corpus(load_segmented(BR_PHONO))
     bigram = sweeps(bigram_model, ["token"], 0.5)["token"] * 1e3
     bigram_row = Row("bigram, br-phono: TOKEN sweep", bigram, 36.0, "ms",
                      f"median of 20 sweeps after 10 from η = 0.5; {bigram_model.n_sites:,} "
@@ -158,13 +225,7 @@ def hmm_rows():
 
 
 def tree_rows():
-    from benchmarks.ptsg import treebank
-    from datasets.aligned import read_files
-    from engine.models.ptsg.model import PtsgModel
-    from engine.models.scfg.model import ScfgModel
-    return [*pair_rows("PTSG, GUM train", PtsgModel(treebank("train")), 1.0, 3.0, None),
-            *pair_rows("forests, KFTT", ScfgModel(read_files(KFTT_PAIRS, KFTT_GOLD)), 1.0, 3.0,
-                       None)]
+    return [*pair_rows("ptsg"), *pair_rows("forests")]
 
 
 def rows():
@@ -173,3 +234,9 @@ def rows():
         print(f"skipping the speed benchmarks: {missing[0]} is missing", file=sys.stderr)
         return []
     return [*segmentation_rows(), *hmm_rows(), *tree_rows()]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] != ["pair"] or len(sys.argv) != 3 or sys.argv[2] not in PAIRS:
+        sys.exit(f"usage: python -m benchmarks.speed pair {{{','.join(PAIRS)}}}")
+    print(json.dumps(measure_pair(sys.argv[2])))
