@@ -53,7 +53,7 @@ PtsgState = namedtuple("PtsgState", CORPUS_FIELDS + (
     "aside", "stack", "pattern_key", "tree_stack"))
 PtsgState.__doc__ = """State of the PTSG: the treebank (shared by copies) and its fragmentation.
 
-N nodes, S sites, L nonterminal labels, C index slots (a power of two ≥ 2N).
+N nodes, S sites, L nonterminal labels, C index slots (the power of two above N).
 
 parent : int32[N]        the parent node, −1 at a tree's root
 left, right : int32[N]   the children, −1 at a preterminal (its word is in its rule); in
