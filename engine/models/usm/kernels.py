@@ -56,12 +56,13 @@ ASIDE, BLOCK_JOIN, BLOCK_LEFT, BLOCK_RIGHT, BLOCK_LEN1, BLOCK_LEN2, BLOCK_FINAL 
 N_COUNTS = 17
 UNSEEN = -2
 KEY, HEAD, SIZE = range(3)
+PREFIX, POWER = range(2)
 OCC_NEXT, OCC_PREV, PAIR_NEXT, PAIR_PREV = range(4)
 BASE, LOG_BASE = range(2)
 
 
 class UsmState(namedtuple("UsmState", [
-        "chars", "bound", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base",
+        "chars", "bound", "final", "utt_start", "site_pos", "site_of", "hashes", "base",
         "params", "lexicon", "pairs", "spare", "links", "counts", "removed"])):
     """State of the USM (T symbols, S sites, tables of C slots).
 
@@ -71,8 +72,9 @@ class UsmState(namedtuple("UsmState", [
     utt_start : int64[U + 1] where each of the U utterances starts (and T at the end)
     site_pos : int32[S]      the symbol each site follows
     site_of : int32[T]       the site after each symbol (−1 at utterance ends)
-    prefix : uint64[T + 1]   prefix hashes of chars (engine.core.word_hash), for O(1) word keys
-    power : uint64[T + 1]    HASH_BASE^k
+    hashes : uint64[2, T + 1]
+                             prefix hashes of chars (engine.core.word_hash), for O(1) word keys,
+                             and HASH_BASE^k (rows PREFIX, POWER)
     base : float64[2, L + 1]
                              α₀ P₀(w) for words of length 0 … L (the longest utterance), and its log
                              (rows BASE, LOG_BASE)
@@ -110,6 +112,8 @@ class UsmState(namedtuple("UsmState", [
     pair_key = property(lambda self: self.pairs[KEY])
     pair_head = property(lambda self: self.pairs[HEAD])
     pair_size = property(lambda self: self.pairs[SIZE])
+    prefix = property(lambda self: self.hashes[PREFIX])
+    power = property(lambda self: self.hashes[POWER])
     occ_next = property(lambda self: self.links[OCC_NEXT])
     occ_prev = property(lambda self: self.links[OCC_PREV])
     pair_next = property(lambda self: self.links[PAIR_NEXT])
@@ -162,6 +166,22 @@ def boundary_types(state):
 
 
 # --- the words around a site ---------------------------------------------------------------------
+@inline
+def key_of(state, x, e):
+    """word_key of chars[x:e].
+
+    Parameters
+    ----------
+    state : UsmState
+    x, e : int
+
+    Returns
+    -------
+    int64
+    """
+    return word_key(state.hashes[PREFIX], state.hashes[POWER], x, e)
+
+
 @inline
 def is_word(bound, x, length):
     """Whether the word starting at x (a word start) has ``length`` symbols.
@@ -256,7 +276,7 @@ def find_word(state, x, e):
     """
     keys, heads, _ = lexicon(state)
     return find_entry(state.chars, state.bound, keys, heads,
-                      word_key(state.prefix, state.power, x, e), x, e - x)
+                      key_of(state, x, e), x, e - x)
 
 
 @inline
@@ -275,7 +295,7 @@ def find_listed(state, x, e):
     int64
     """
     keys, heads, _ = lexicon(state)
-    key = word_key(state.prefix, state.power, x, e)
+    key = key_of(state, x, e)
     slot = hash_table.find(keys, key)
     if hash_table.find_next(keys, key, slot) >= 0:
         slot = find_entry(state.chars, state.bound, keys, heads, key, x, e - x)
@@ -313,7 +333,7 @@ def add_word(state, x, e):
     slot = find_word(state, x, e)
     if slot < 0:
         slot = new_entry(state.lexicon, state.spare, state.counts, LEX_LIVE, LEX_CAPACITY,
-                         word_key(state.prefix, state.power, x, e))
+                         key_of(state, x, e))
     keyed_lists.push(state.lexicon[HEAD], state.lexicon[SIZE], state.links[OCC_NEXT],
                      state.links[OCC_PREV], slot, x)
     state.counts[MEMO_END] = -1
@@ -375,7 +395,7 @@ def pair_key(state, a, p, e):
     -------
     int64
     """
-    mixed = (np.uint64(word_key(state.prefix, state.power, a, e)) * HASH_BASE
+    mixed = (np.uint64(key_of(state, a, e)) * HASH_BASE
              + np.uint64(2 * (p + 1 - a) + state.final[e - 1]))
     # multiplied once more before the shift drops a bit: the end flag is mixed's lowest bit
     return np.int64((mixed * HASH_BASE) >> np.uint64(1))

@@ -18,7 +18,7 @@ from engine.models.segmentation.base import SegmentationModel
 from engine.models.segmentation.populations import DEFAULT_PHI, UnigramPopulation
 
 # the state's fields that hold the corpus: read by kernels, never written, shared by copies
-CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "prefix", "power", "base",
+CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "hashes", "base",
                  "params")
 
 
@@ -66,6 +66,7 @@ class UsmModel(SegmentationModel):
         # the state's site maps, in 32 bits (UsmState's notes)
         self.site_pos32 = self.site_pos.astype(np.int32)
         self.site_of32 = self.site_of.astype(np.int32)
+        self.hashes = np.stack([self.prefix, self.power])  # UsmState.hashes
 
     def particles(self, phi=DEFAULT_PHI):
         """The particle filter's unigram model on this corpus: α and ρ as here, the lexicon
@@ -91,8 +92,8 @@ class UsmModel(SegmentationModel):
         lexicon[kernels.KEY] = pairs[kernels.KEY] = -1  # empty slots
         state = kernels.UsmState(
             chars=self.chars, bound=bound, final=self.final, utt_start=self.utt_start,
-            site_pos=self.site_pos32, site_of=self.site_of32, prefix=self.prefix,
-            power=self.power, base=self.base, params=np.array([self.alpha0, self.rho]),
+            site_pos=self.site_pos32, site_of=self.site_of32, hashes=self.hashes,
+            base=self.base, params=np.array([self.alpha0, self.rho]),
             lexicon=lexicon,
             pairs=pairs, spare=np.zeros((3, capacity // 2), np.int64),
             links=np.full((4, t), -1, np.int32), counts=counts, removed=np.zeros(t, np.uint8))
