@@ -56,6 +56,7 @@ ASIDE, BLOCK_JOIN, BLOCK_LEFT, BLOCK_RIGHT, BLOCK_LEN1, BLOCK_LEN2, BLOCK_FINAL 
 N_COUNTS = 17
 UNSEEN = -2
 KEY, HEAD, SIZE = range(3)
+LEXICON, PAIRS, SPARE = 0, 3, 6  # the first rows of the tables (UsmState.tables)
 PREFIX, POWER = range(2)
 OCC_NEXT, OCC_PREV, PAIR_NEXT, PAIR_PREV = range(4)
 BASE, LOG_BASE = range(2)
@@ -63,7 +64,7 @@ BASE, LOG_BASE = range(2)
 
 class UsmState(namedtuple("UsmState", [
         "chars", "bound", "final", "utt_start", "site_pos", "site_of", "hashes", "base",
-        "params", "lexicon", "pairs", "spare", "links", "counts", "removed"])):
+        "params", "tables", "links", "counts", "removed"])):
     """State of the USM (T symbols, S sites, tables of C slots).
 
     chars : int32[T]         symbol codes, utterances concatenated
@@ -79,13 +80,14 @@ class UsmState(namedtuple("UsmState", [
                              α₀ P₀(w) for words of length 0 … L (the longest utterance), and its log
                              (rows BASE, LOG_BASE)
     params : float64[2]      α₀, ρ
-    lexicon : int64[3, C]    a keyed_lists table, rows KEY, HEAD, SIZE (slot_key, slot_head,
-                             slot_size): a word's key, the start of its first occurrence, n_w
-    pairs : int64[3, C]      the boundary index, a keyed_lists table: a type's key, the symbol of
-                             its first boundary, how many
-    spare : int64[3, C / 2]  room for one table's entries while it grows (each table uses only
-                             its first counts[LEX_CAPACITY] or counts[PAIR_CAPACITY] slots,
-                             doubling as it fills)
+    tables : int64[9, C]     two keyed_lists tables and room to grow one, each three rows KEY,
+                             HEAD, SIZE (slot_key, slot_head, slot_size) from LEXICON, PAIRS and
+                             SPARE: the lexicon (a word's key, the start of its first
+                             occurrence, n_w), the boundary index (a type's key, the symbol of
+                             its first boundary, how many) and the spare rows, which hold one
+                             table's entries while it grows (each table uses only its first
+                             counts[LEX_CAPACITY] or counts[PAIR_CAPACITY] slots, doubling as it
+                             fills)
     links : int32[4, T]      the lists' links (keyed_lists' item_next, item_prev): rows
                              OCC_NEXT, OCC_PREV the next and previous occurrence of a word, by
                              the occurrence's start; rows PAIR_NEXT, PAIR_PREV those of a
@@ -106,6 +108,8 @@ class UsmState(namedtuple("UsmState", [
 
     __slots__ = ()
     # Python-side names for the rows of the grouped arrays (kernels index them by constant)
+    lexicon = property(lambda self: self.tables[LEXICON:LEXICON + 3])
+    pairs = property(lambda self: self.tables[PAIRS:PAIRS + 3])
     lex_key = property(lambda self: self.lexicon[KEY])
     lex_head = property(lambda self: self.lexicon[HEAD])
     lex_count = property(lambda self: self.lexicon[SIZE])
@@ -145,7 +149,8 @@ def lexicon(state):
         Views of its keys, heads and sizes.
     """
     used = state.counts[LEX_CAPACITY]
-    return state.lexicon[KEY, :used], state.lexicon[HEAD, :used], state.lexicon[SIZE, :used]
+    return (state.tables[LEXICON + KEY, :used], state.tables[LEXICON + HEAD, :used],
+            state.tables[LEXICON + SIZE, :used])
 
 
 @inline
@@ -162,7 +167,8 @@ def boundary_types(state):
         Views of its keys, heads and sizes.
     """
     used = state.counts[PAIR_CAPACITY]
-    return state.pairs[KEY, :used], state.pairs[HEAD, :used], state.pairs[SIZE, :used]
+    return (state.tables[PAIRS + KEY, :used], state.tables[PAIRS + HEAD, :used],
+            state.tables[PAIRS + SIZE, :used])
 
 
 # --- the words around a site ---------------------------------------------------------------------
@@ -203,16 +209,15 @@ def is_word(bound, x, length):
 
 # --- the tables ----------------------------------------------------------------------------------
 @kernel
-def new_entry(table, spare, counts, live, capacity, key):
-    """A new entry for ``key`` in ``table`` (lexicon or pairs, all of it), the table grown first
-    if the entry would load it above 1/2.
+def new_entry(tables, table, counts, live, capacity, key):
+    """A new entry for ``key`` in the table whose rows start at ``table`` (LEXICON or PAIRS),
+    the table grown first (through the SPARE rows) if the entry would load it above 1/2.
 
     Parameters
     ----------
-    table : int64[3, C]
-        Rows KEY, HEAD, SIZE; mutated.
-    spare : int64[3, C / 2]
-        Work for growing.
+    tables : int64[9, C]
+        UsmState.tables; mutated.
+    table : int
     counts : int64[10]
         UsmState.counts, mutated.
     live, capacity : int
@@ -225,12 +230,13 @@ def new_entry(table, spare, counts, live, capacity, key):
         The entry's slot.
     """
     if 2 * (counts[live] + 1) > counts[capacity]:
-        counts[capacity] = keyed_lists.grow(table[KEY], table[HEAD], table[SIZE],
-                                            counts[capacity], spare[KEY], spare[HEAD],
-                                            spare[SIZE])
+        counts[capacity] = keyed_lists.grow(
+            tables[table + KEY], tables[table + HEAD], tables[table + SIZE], counts[capacity],
+            tables[SPARE + KEY], tables[SPARE + HEAD], tables[SPARE + SIZE])
     used = counts[capacity]
     counts[live] += 1
-    return keyed_lists.new_slot(table[KEY, :used], table[HEAD, :used], table[SIZE, :used], key)
+    return keyed_lists.new_slot(tables[table + KEY, :used], tables[table + HEAD, :used],
+                                tables[table + SIZE, :used], key)
 
 
 @inline
@@ -316,7 +322,7 @@ def count_of(state, x, e):
     int64
     """
     slot = find_word(state, x, e)
-    return 0 if slot < 0 else state.lexicon[SIZE, slot]
+    return 0 if slot < 0 else state.tables[LEXICON + SIZE, slot]
 
 
 @kernel  # only changed sites and set-up call it: a call costs less than inlining it compiles
@@ -332,9 +338,9 @@ def add_word(state, x, e):
     """
     slot = find_word(state, x, e)
     if slot < 0:
-        slot = new_entry(state.lexicon, state.spare, state.counts, LEX_LIVE, LEX_CAPACITY,
+        slot = new_entry(state.tables, LEXICON, state.counts, LEX_LIVE, LEX_CAPACITY,
                          key_of(state, x, e))
-    keyed_lists.push(state.lexicon[HEAD], state.lexicon[SIZE], state.links[OCC_NEXT],
+    keyed_lists.push(state.tables[LEXICON + HEAD], state.tables[LEXICON + SIZE], state.links[OCC_NEXT],
                      state.links[OCC_PREV], slot, x)
     state.counts[MEMO_END] = -1
     state.counts[WORDS] += 1
@@ -375,7 +381,7 @@ def count_word(state, x, e, delta):
         Mutated.
     x, e, delta : int
     """
-    state.lexicon[SIZE, find_listed(state, x, e)] += delta
+    state.tables[LEXICON + SIZE, find_listed(state, x, e)] += delta
     state.counts[MEMO_END] = -1
     state.counts[WORDS] += delta
     state.counts[ENDS] += delta * state.final[e - 1]
@@ -459,9 +465,9 @@ def file_boundary(state, q):
     a, e = word_start(state.bound, q), word_end(state.bound, q + 1)
     slot = find_pair(state, a, q, e)
     if slot < 0:
-        slot = new_entry(state.pairs, state.spare, state.counts, PAIR_LIVE, PAIR_CAPACITY,
+        slot = new_entry(state.tables, PAIRS, state.counts, PAIR_LIVE, PAIR_CAPACITY,
                          pair_key(state, a, q, e))
-    keyed_lists.push(state.pairs[HEAD], state.pairs[SIZE], state.links[PAIR_NEXT],
+    keyed_lists.push(state.tables[PAIRS + HEAD], state.tables[PAIRS + SIZE], state.links[PAIR_NEXT],
                      state.links[PAIR_PREV], slot, q)
 
 
@@ -847,7 +853,7 @@ def word_count(state, row, x, e):
     if state.counts[BLOCK_LEN1] == 0:
         return count_of(state, x, e)
     slot = block_slot(state, row, x, e)
-    return 0 if slot < 0 else state.lexicon[SIZE, slot]
+    return 0 if slot < 0 else state.tables[LEXICON + SIZE, slot]
 
 
 @inline
@@ -862,11 +868,11 @@ def count_block_words(state, a, p, e, delta):
     """
     counts = state.counts
     if state.bound[p]:
-        state.lexicon[SIZE, block_slot(state, BLOCK_LEFT, a, p + 1)] += delta
-        state.lexicon[SIZE, block_slot(state, BLOCK_RIGHT, p + 1, e)] += delta
+        state.tables[LEXICON + SIZE, block_slot(state, BLOCK_LEFT, a, p + 1)] += delta
+        state.tables[LEXICON + SIZE, block_slot(state, BLOCK_RIGHT, p + 1, e)] += delta
         counts[WORDS] += 2 * delta
     else:
-        state.lexicon[SIZE, block_slot(state, BLOCK_JOIN, a, e)] += delta
+        state.tables[LEXICON + SIZE, block_slot(state, BLOCK_JOIN, a, e)] += delta
         counts[WORDS] += delta
     counts[ENDS] += delta * counts[BLOCK_FINAL]
     counts[MEMO_END] = -1
@@ -944,7 +950,7 @@ def remembered_count(state, x, e):
     counts = state.counts
     if counts[MEMO_START] != x or counts[MEMO_END] != e:
         counts[MEMO_START], counts[MEMO_END] = x, e
-        counts[MEMO_COUNT] = state.lexicon[SIZE, find_listed(state, x, e)]
+        counts[MEMO_COUNT] = state.tables[LEXICON + SIZE, find_listed(state, x, e)]
     return counts[MEMO_COUNT]
 
 
@@ -1036,7 +1042,7 @@ def _block_candidates(state, s0, out):
     k = 0
     slot = block_words(state, a, p, e)
     if slot >= 0:
-        x = state.lexicon[HEAD, slot]
+        x = state.tables[LEXICON + HEAD, slot]
         while x >= 0:
             if state.final[x + length - 1] == final:
                 out[k] = candidate(state, x + len1 - 1)
@@ -1044,7 +1050,7 @@ def _block_candidates(state, s0, out):
             x = state.links[OCC_NEXT, x]
     slot = find_pair(state, a, p, e)
     if slot >= 0:
-        q = state.pairs[HEAD, slot]
+        q = state.tables[PAIRS + HEAD, slot]
         while q >= 0:
             out[k] = candidate(state, q)
             k += 1

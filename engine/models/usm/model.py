@@ -88,14 +88,13 @@ class UsmModel(SegmentationModel):
         counts[[kernels.LEX_CAPACITY, kernels.PAIR_CAPACITY]] = kernels.MIN_CAPACITY
         counts[kernels.LINEAR] = linear
         counts[kernels.MEMO_END] = -1
-        lexicon, pairs = np.zeros((3, capacity), np.int64), np.zeros((3, capacity), np.int64)
-        lexicon[kernels.KEY] = pairs[kernels.KEY] = -1  # empty slots
+        tables = np.zeros((9, capacity), np.int64)
+        tables[[kernels.LEXICON + kernels.KEY, kernels.PAIRS + kernels.KEY]] = -1  # empty slots
         state = kernels.UsmState(
             chars=self.chars, bound=bound, final=self.final, utt_start=self.utt_start,
             site_pos=self.site_pos32, site_of=self.site_of32, hashes=self.hashes,
             base=self.base, params=np.array([self.alpha0, self.rho]),
-            lexicon=lexicon,
-            pairs=pairs, spare=np.zeros((3, capacity // 2), np.int64),
+            tables=tables,
             links=np.full((4, t), -1, np.int32), counts=counts, removed=np.zeros(t, np.uint8))
         kernels.count_all_words(state)
         return state
