@@ -59,12 +59,12 @@ KEY, HEAD, SIZE = range(3)
 LEXICON, PAIRS, SPARE = 0, 3, 6  # the first rows of the tables (UsmState.tables)
 PREFIX, POWER = range(2)
 OCC_NEXT, OCC_PREV, PAIR_NEXT, PAIR_PREV = range(4)
-BASE, LOG_BASE = range(2)
+BASE, LOG_BASE, PARAMS = range(3)
 
 
 class UsmState(namedtuple("UsmState", [
         "chars", "bound", "final", "utt_start", "site_pos", "site_of", "hashes", "base",
-        "params", "tables", "links", "counts", "removed"])):
+        "tables", "links", "counts", "removed"])):
     """State of the USM (T symbols, S sites, tables of C slots).
 
     chars : int32[T]         symbol codes, utterances concatenated
@@ -76,10 +76,11 @@ class UsmState(namedtuple("UsmState", [
     hashes : uint64[2, T + 1]
                              prefix hashes of chars (engine.core.word_hash), for O(1) word keys,
                              and HASH_BASE^k (rows PREFIX, POWER)
-    base : float64[2, L + 1]
+    base : float64[3, L + 1]
                              α₀ P₀(w) for words of length 0 … L (the longest utterance), and its log
-                             (rows BASE, LOG_BASE)
-    params : float64[2]      α₀, ρ
+                             (rows BASE, LOG_BASE); and the model's α₀ and ρ (row PARAMS, entries
+                             ALPHA0, RHO: in this array, not one of their own, as a call passes
+                             every array of the state)
     tables : int64[9, C]     two keyed_lists tables and room to grow one, each three rows KEY,
                              HEAD, SIZE (slot_key, slot_head, slot_size) from LEXICON, PAIRS and
                              SPARE: the lexicon (a word's key, the start of its first
@@ -613,7 +614,7 @@ def split_weights(state, len1, len2, last_is_final, same, n_join, n_left, n_righ
     w : float64[≥ 2]
         Output.
     """
-    alpha0, half_rho = state.params[ALPHA0], 0.5 * state.params[RHO]
+    alpha0, half_rho = state.base[PARAMS, ALPHA0], 0.5 * state.base[PARAMS, RHO]
     c_join = ends if last_is_final else n - ends
     c_split = ends if last_is_final else n - ends + 1
     length = len1 + len2
@@ -639,7 +640,7 @@ def split_log_weights(state, len1, len2, c_join, c_split, n_join, n_left, n_righ
     w : float64[≥ 2]
         Output, scaled so that the larger is 1.
     """
-    alpha0, half_rho = state.params[ALPHA0], 0.5 * state.params[RHO]
+    alpha0, half_rho = state.base[PARAMS, ALPHA0], 0.5 * state.base[PARAMS, RHO]
     join = (log_word_weight(state, n_join, len1 + len2) + np.log(c_join + half_rho)
             + np.log(n + 1 + alpha0) + np.log(n + 1 + 2.0 * half_rho))
     split = (log_word_weight(state, n_left, len1) + log_word_weight(state, n_right, len2)
@@ -1103,7 +1104,7 @@ def _block_delta(state, s0, v0, v1, base, d0, d1, sign):
         The number of terms.
     """
     a, p, e = site_span(state, s0)
-    alpha0, rho = state.params[ALPHA0], state.params[RHO]
+    alpha0, rho = state.base[PARAMS, ALPHA0], state.base[PARAMS, RHO]
     n, ends = state.counts[WORDS], state.counts[ENDS]
     len1, len2 = p + 1 - a, e - p - 1
     n_left = word_count(state, BLOCK_LEFT, a, p + 1)  # the block's slots (block_candidates)
@@ -1165,7 +1166,7 @@ def log_likelihood(state):
     -------
     float64
     """
-    alpha0, rho = state.params[ALPHA0], state.params[RHO]
+    alpha0, rho = state.base[PARAMS, ALPHA0], state.base[PARAMS, RHO]
     n, ends = state.counts[WORDS], state.counts[ENDS]
     keys, heads, sizes = lexicon(state)
     total = 0.0

@@ -18,8 +18,7 @@ from engine.models.segmentation.base import SegmentationModel
 from engine.models.segmentation.populations import DEFAULT_PHI, UnigramPopulation
 
 # the state's fields that hold the corpus: read by kernels, never written, shared by copies
-CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "hashes", "base",
-                 "params")
+CORPUS_FIELDS = ("chars", "final", "utt_start", "site_pos", "site_of", "hashes", "base")
 
 
 @register
@@ -88,12 +87,14 @@ class UsmModel(SegmentationModel):
         counts[[kernels.LEX_CAPACITY, kernels.PAIR_CAPACITY]] = kernels.MIN_CAPACITY
         counts[kernels.LINEAR] = linear
         counts[kernels.MEMO_END] = -1
+        params_row = np.zeros(self.base.shape[1])  # UsmState.base's row PARAMS
+        params_row[[kernels.ALPHA0, kernels.RHO]] = self.alpha0, self.rho
         tables = np.zeros((9, capacity), np.int64)
         tables[[kernels.LEXICON + kernels.KEY, kernels.PAIRS + kernels.KEY]] = -1  # empty slots
         state = kernels.UsmState(
             chars=self.chars, bound=bound, final=self.final, utt_start=self.utt_start,
             site_pos=self.site_pos32, site_of=self.site_of32, hashes=self.hashes,
-            base=self.base, params=np.array([self.alpha0, self.rho]),
+            base=np.vstack([self.base, params_row]),
             tables=tables,
             links=np.full((4, t), -1, np.int32), counts=counts, removed=np.zeros(t, np.uint8))
         kernels.count_all_words(state)

@@ -19,7 +19,7 @@ from engine.core.draw import draw_log_weights, draw_weights
 from engine.core.jit import kernel
 from engine.core.special import log_sum_exp
 from engine.kernels import interface, sentence
-from engine.models.usm.kernels import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, RHO, WORDS,
+from engine.models.usm.kernels import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, PARAMS, RHO, WORDS,
                                        add_word, count_of, file_boundary, implements, inline,
                                        is_boundary, log_word_weight, remove_word, unfile_boundary)
 from engine.models.segmentation.sites import word_start
@@ -42,7 +42,7 @@ def end_factors(state):
     -------
     (float64, float64)
     """
-    alpha0, rho = state.params[ALPHA0], state.params[RHO]
+    alpha0, rho = state.base[PARAMS, ALPHA0], state.base[PARAMS, RHO]
     n, ends = state.counts[WORDS], state.counts[ENDS]
     shared = 1.0 / ((n + alpha0) * (n + rho))
     return (n - ends + 0.5 * rho) * shared, (ends + 0.5 * rho) * shared
