@@ -102,7 +102,9 @@ class UsmState(namedtuple("UsmState", [
     removed : uint8[T]       1 on the symbols of words removed inside a TYPE move
 
     Arrays of one kind and length share a 2-D array: a call that is not inlined passes every array
-    of the state (~7 words each), and its cost grows with them. The site maps and the links are
+    of the state (~7 words each), and its cost grows with them — a TYPE block site makes two such
+    calls (remove_site, add_site), and eight more one-element fields made TYPE 25 % slower, three
+    fewer arrays (hashes, tables, base) 20 % faster. The site maps and the links are
     32-bit: a TYPE sweep reads them all over the corpus, and halving their bytes took 5–10 % off
     its time (more when other programs crowd the processor's cache; docs/benchmarks.md).
     """
