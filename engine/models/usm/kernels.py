@@ -284,8 +284,7 @@ def find_word(state, x, e):
     int64
     """
     keys, heads, _ = lexicon(state)
-    return find_entry(state.chars, state.bound, keys, heads,
-                      key_of(state, x, e), x, e - x)
+    return find_entry(state.chars, state.bound, keys, heads, key_of(state, x, e), x, e - x)
 
 
 @inline
