@@ -32,7 +32,9 @@ def test_a_pair_past_the_corpus_falls_back_to_its_last(page, app_url):
     expect(page.locator(LABELS).first).to_contain_text("pass 0")
     wait_idle(page)
     expect(page.get_by_text("The alignment, its")).to_be_visible()
-    assert page.get_by_label("Pair", exact=True).input_value() == "48"
+    # expect (which retries), not one read: in CI on a loaded machine one read found the
+    # input's minimum (1) before the value the script gave it, once in many runs
+    expect(page.get_by_label("Pair", exact=True)).to_have_value("48")
 
 
 def test_two_files_are_read_and_a_bad_link_names_the_alignments_file(page, app_url, tmp_path):
