@@ -3,6 +3,7 @@ length is engine seconds (``seconds=`` in a link) and every sampler's line ends 
 Pause on the Sampler race levels its chains; the race tables say "—" for R̂ and ESS that mean
 nothing, and why."""
 import re
+import time
 
 import pytest
 
@@ -93,6 +94,11 @@ def test_pause_levels_the_races_chains(open_page):
                    clock="passes")
     race = at.session_state.race_race
     at.button(key="race_play").click().run()
+    # the workers sweep in the background: Pause once one chain has a pass (on a loaded
+    # machine none had one yet when Pause came at once, and there was nothing to level)
+    deadline = time.monotonic() + 60
+    while max(race.sweeps()) == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
     at.button(key="race_pause").click().run()
     assert not at.session_state.race_playing
     sweeps = race.sweeps()
