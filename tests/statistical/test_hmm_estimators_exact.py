@@ -14,7 +14,8 @@ here from the definitions, without the engine's kernels.
    divergence against scipy; EM's θ = expected counts normalised.
 5. The explicit samplers' parameter step (``draw_parameters``, eq. 5): the draws' means and
    variances, and each entry's whole Beta marginal (Kolmogorov-Smirnov), are the Dirichlet
-   posterior's, also for a prior below 0.05 (drawn in log space); ``log_gamma_digamma``,
+   posterior's, at a prior of 0.5 (its cells with a count of 0 drawn from
+   engine.core.small_gamma's ziggurat) and below 0.05 (drawn in log space); ``log_gamma_digamma``,
    which VB's M-step rests on, agrees with scipy from 1e-9 to 1e6.
 
 The flat layout (``layout``): transitions trans[j, k] row-major over the K + 1 outcomes, then

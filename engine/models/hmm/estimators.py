@@ -139,11 +139,12 @@ def _draw_parameters(rng, state, theta):
     """
     trans, emit_t = transitions(state, theta), emissions(state, theta)
     for j in range(trans.shape[0]):
-        draw_dirichlet(rng, state.trans[j], state.params[ALPHA], trans[j])
+        draw_dirichlet(rng, state.trans[j], state.params[ALPHA], state.gammas[0], trans[j])
     transpose(trans, transitions_into(state, theta))
     emit_t[:, 0] = 0.0
     for k in range(1, trans.shape[0]):
-        draw_dirichlet(rng, state.emit[k], state.params[ALPHA_EMIT], emit_t[:, k])
+        draw_dirichlet(rng, state.emit[k], state.params[ALPHA_EMIT], state.gammas[1],
+                       emit_t[:, k])
 
 
 @implements(interface.explicit_weights)

@@ -22,7 +22,7 @@ from engine.kernels import block_weight, interface
 from engine.kernels.interface import for_state
 
 HmmState = namedtuple("HmmState", [
-    "words", "tag", "first", "last", "sent_start", "params", "trans", "trans_total", "emit",
+    "words", "tag", "first", "last", "sent_start", "params", "gammas", "trans", "trans_total", "emit",
     "emit_total", "trans_num_t", "emit_num_t", "inv_den",
     "removed", "slot_key", "slot_head", "slot_size", "site_next", "site_prev", "typed"])
 HmmState.__doc__ = """State of the HMM (N tokens, K states, V word types, a type table of C slots).
@@ -32,6 +32,8 @@ tag : int64[N]            its state, 1 … K
 first, last : uint8[N]    1 on each sentence's first / last token
 sent_start : int64[S + 1] where each of the S sentences starts (and N at the end)
 params : float64[3]       α (transitions), α′ (emissions), the decoding (POSTERIOR, VITERBI)
+gammas : float64[2, 5, G] the explicit samplers' tables for the cells with a count of 0, of α
+                          and of α′ (engine.core.dirichlet.zero_count_table)
 trans : int64[K+1, K+1]   transition counts n_{jk}, row = from (0 = boundary), column = to
 trans_total : int64[K+1]  their row sums n_{j·}
 emit : int64[K+1, V]      emission counts n_{kw} (row 0 unused)

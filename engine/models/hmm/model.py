@@ -11,6 +11,7 @@ import numpy as np
 
 from datasets.builtin import tagged_builtin
 from datasets.tagged import AUTO, FORMATS, format_wordtag, load_tagged
+from engine.core.dirichlet import zero_count_table
 from engine.core.state import clone
 from engine.models.hmm import kernels
 from engine.models.hmm import estimators as hmm_estimators
@@ -22,7 +23,7 @@ from engine.models.registry import register
 
 BOUNDARY = "·"  # how a page writes the boundary state 0 in a type
 # the state's fields that hold the corpus: read by kernels, never written, shared by copies
-CORPUS_FIELDS = ("words", "first", "last", "sent_start", "params")
+CORPUS_FIELDS = ("words", "first", "last", "sent_start", "params", "gammas")
 
 
 def check_prior(alpha, alpha_emit):
@@ -176,6 +177,7 @@ class HmmModel(ModelBase):
             words=self.words, tag=tags, first=self.first, last=self.last,
             sent_start=self.sent_start,
             params=np.array([self.alpha, self.alpha_emit, kernels.DECODINGS[self.decode]]),
+            gammas=np.stack([zero_count_table(self.alpha), zero_count_table(self.alpha_emit)]),
             trans=np.zeros((k1, k1), np.int64), trans_total=np.zeros(k1, np.int64),
             emit=np.zeros((k1, v), np.int64), emit_total=np.zeros(k1, np.int64),
             trans_num_t=np.zeros((k1, k1)), emit_num_t=np.zeros((v, k1)), inv_den=np.zeros(k1),
