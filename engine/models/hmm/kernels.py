@@ -764,8 +764,11 @@ def count_all(state):
         for k in range(state.trans.shape[0]):
             set_trans(state, j, k, state.trans[j, k])
         refresh_den(state, j)
-    for k in range(1, state.emit.shape[0]):
-        for word in range(state.emit.shape[1]):
+    # word by word: each word's row of emit_num_t is written at once, while the counts are read
+    # in K streams, each in order (k by k, the writes went down a column: 0.122 → 0.097 ms a
+    # recount on EWT dev, K = 17)
+    for word in range(state.emit.shape[1]):
+        for k in range(1, state.emit.shape[0]):
             set_emit(state, k, word, state.emit[k, word])
 
 
