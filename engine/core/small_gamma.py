@@ -175,7 +175,20 @@ def draw(rng, table):
 @inline
 def _in_side(rng, table, x_row, direction, w):
     """A point of the side's boxes from w uniform in [0, LAYERS): its X when kept, −1 when
-    rejected. Most are kept at once; the rest go to ``_edge``."""
+    rejected. Most are kept at once; the rest go to ``_edge``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    table : float64[5, LAYERS + 1]
+    x_row : int     X_LEFT or X_RIGHT
+    direction : float64   −1 (left) or 1 (right)
+    w : float64     uniform in [0, LAYERS): the box (its integer part) and the place in it
+
+    Returns
+    -------
+    float64
+    """
     i = min(np.int64(w), LAYERS - 1)
     t = (w - i) * table[x_row, i]
     if t < table[x_row, i + 1]:
