@@ -77,9 +77,9 @@ def rows():
                        f"{ms[name]:.3g} ms / {ms[twin]:.3g} ms"))
     cells = (model.n_states + 1) * (model.n_states + 1) + model.n_states * len(model.vocabulary)
     out.append(Row("explicit TOKEN's parameter draw (eq. 5)", draw, None, "ms",
-                   f"{cells:,} Gamma variates (a count of 0: the ziggurat of "
+                   f"{cells:,} Gamma variates as their logs (a count of 0: the ziggurat of "
                    "engine.core.small_gamma; else Marsaglia & Tsang, engine.core.dirichlet), "
-                   "normalised"))
+                   "exponentiated in one vectorised pass and normalised"))
     out.append(Row("  … explicit TOKEN iteration / its parameter draw", ms["explicit-token"] / draw,
                    None, "×", "the draw alone is the floor of an explicit iteration"))
     return out

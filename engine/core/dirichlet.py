@@ -1,5 +1,5 @@
-"""Draws from a Dirichlet posterior Dir(n + a): the explicit Gibbs samplers' parameter step
-(Gao & Johnson eq. 5), as normalised Gamma draws.
+"""Draws from Dirichlet posteriors Dir(n + a): the explicit Gibbs samplers' parameter step
+(Gao & Johnson eq. 5), as normalised Gamma draws, a whole count table at a time.
 
 The Gamma variates are Marsaglia & Tsang's (2000): for a shape a ≥ 1 a cubed normal variate,
 accepted by a squeeze (or, rarely, a log test), and for a < 1 their boost
@@ -8,7 +8,13 @@ Gamma(a) = Gamma(a + 1) U^(1/a), with U^(1/a) = e^(−E/a) for E = −log U ~ Ex
 per try: on an HMM's emissions (93k draws a sweep, three quarters of them a count of 0) this
 draws them in 55 % of its time. The cells with a count of 0 (94 % of an HMM's emissions on EWT dev,
 all of one shape below 1) are drawn from a ziggurat of that shape instead
-(engine.core.small_gamma): one random number and one exponential function for most.
+(engine.core.small_gamma): one random number for most.
+
+Every variate is drawn as its logarithm, and the table is exponentiated in one vectorised pass
+(engine.core.vector_exp): an exponential function per cell called from the drawing loop took a
+quarter of the draw. Working in logs also keeps tiny priors exact: below SMALL_SHAPE most
+Gamma(a) variates underflow (for a = 1e-4 below 1e-300), so each distribution's logs are first
+shifted to put its largest at 0.
 """
 import math
 
@@ -16,14 +22,14 @@ import numpy as np
 
 from engine.core import small_gamma
 from engine.core.jit import inline, kernel
+from engine.core.vector_exp import exp_in_place
 
-# Below this prior a Gamma(a) draw for a count of 0 underflows to 0 too often (for a = 1e-4 it
-# is below 1e-300 most of the time): such rows are drawn in log space.
+# below this prior the draws are shifted before they are exponentiated (above)
 SMALL_SHAPE = small_gamma.LOWEST_SHAPE
 
 
 def zero_count_table(prior):
-    """draw_dirichlet's table for ``prior``: small_gamma's ziggurat of Gamma(prior) when it
+    """draw_dirichlets' table for ``prior``: small_gamma's ziggurat of Gamma(prior) when it
     has one, else zeros (the cells with a count of 0 then take the general method).
 
     Returns
@@ -36,54 +42,68 @@ def zero_count_table(prior):
 
 
 @kernel
-def draw_dirichlet(rng, counts, prior, table, out):
-    """out ~ Dir(counts + prior), drawn as Gamma(counts[i] + prior) normalised.
+def draw_dirichlets(rng, counts, prior, table, first, out, totals):
+    """out[:, r] ~ Dir(counts[r] + prior) for r = first … R − 1, drawn as Gamma(counts[r, i] +
+    prior) normalised, the distributions one after another; out[:, r] = 0 for r < first.
 
     Parameters
     ----------
     rng : numpy.random.Generator
-    counts : int64[n]   the counts (any stride: a column of a count table will do)
+    counts : int64[R, n]   the counts, a distribution a row
     prior : float64     the symmetric Dirichlet's parameter, > 0
     table : float64[5, small_gamma.LAYERS + 1]
         ``zero_count_table(prior)``: the cells with a count of 0 are drawn from it when it is
         Gamma(prior)'s (its shape is checked, so a table of another shape is never used)
-    out : float64[n]    output (any stride); sums to 1
+    first : int         the first row drawn (an HMM's boundary, row 0, emits nothing)
+    out : float64[n, R], C-contiguous
+        Output: the distributions as columns (the layout the HMM's token weights read).
+    totals : float64[R]  work
     """
-    n = out.shape[0]
-    if prior >= SMALL_SHAPE:
-        zig = table[small_gamma.CONSTANTS, small_gamma.SHAPE] == prior
-        total = 0.0
-        for i in range(n):
-            if zig and counts[i] == 0:
-                out[i] = small_gamma.draw(rng, table)
+    zig = table[small_gamma.CONSTANTS, small_gamma.SHAPE] == prior
+    for r in range(first):
+        for i in range(out.shape[0]):
+            out[i, r] = -np.inf
+    for r in range(first, counts.shape[0]):
+        row = counts[r]
+        top = -np.inf
+        for i in range(row.shape[0]):
+            if zig and row[i] == 0:
+                y = small_gamma.draw_log(rng, table)
             else:
-                out[i] = gamma_variate(rng, counts[i] + prior)
-            total += out[i]
-        inv = 1.0 / total
-        for i in range(n):
-            out[i] *= inv
-        return
-    # log Gamma(a) = log Gamma(a + 1) − E / a for a < 1 (the boost, in logs)
-    top = -np.inf
-    for i in range(n):
-        a = counts[i] + prior
-        if a < 1.0:
-            out[i] = math.log(gamma_at_least_one(rng, a + 1.0)) - rng.standard_exponential() / a
-        else:
-            out[i] = math.log(gamma_at_least_one(rng, a))
-        top = max(top, out[i])
-    total = 0.0
-    for i in range(n):
-        out[i] = math.exp(out[i] - top)
-        total += out[i]
-    inv = 1.0 / total
-    for i in range(n):
-        out[i] *= inv
+                y = log_gamma_variate(rng, row[i] + prior)
+            out[i, r] = y
+            top = max(top, y)
+        if prior < SMALL_SHAPE:
+            for i in range(row.shape[0]):
+                out[i, r] -= top
+    exp_in_place(out.reshape(out.size))
+    normalise_columns(out, first, totals)
 
 
 @inline
-def gamma_variate(rng, a):
-    """A Gamma(a, 1) variate, a > 0 (boosted below 1: the module's notes).
+def normalise_columns(out, first, totals):
+    """Each column r ≥ first of out divided by its sum (each sum in the order of its rows).
+
+    Parameters
+    ----------
+    out : float64[n, R]   input and output
+    first : int
+    totals : float64[R]   work
+    """
+    totals[:] = 0.0
+    for i in range(out.shape[0]):
+        for r in range(first, out.shape[1]):
+            totals[r] += out[i, r]
+    for r in range(first, out.shape[1]):
+        totals[r] = 1.0 / totals[r]
+    for i in range(out.shape[0]):
+        for r in range(first, out.shape[1]):
+            out[i, r] *= totals[r]
+
+
+@inline
+def log_gamma_variate(rng, a):
+    """The log of a Gamma(a, 1) variate, a > 0 (boosted below 1: the module's notes).
 
     Parameters
     ----------
@@ -95,8 +115,8 @@ def gamma_variate(rng, a):
     float64
     """
     if a >= 1.0:
-        return gamma_at_least_one(rng, a)
-    return gamma_at_least_one(rng, a + 1.0) * math.exp(-rng.standard_exponential() / a)
+        return math.log(gamma_at_least_one(rng, a))
+    return math.log(gamma_at_least_one(rng, a + 1.0)) - rng.standard_exponential() / a
 
 
 @inline

@@ -10,7 +10,7 @@ Column 0 of emit_t, the boundary, is 0. ``expected`` holds expected counts in th
 """
 import math
 
-from engine.core.dirichlet import draw_dirichlet
+from engine.core.dirichlet import draw_dirichlets
 from engine.core.jit import inline, kernel
 from engine.core.special import log_gamma_digamma
 from engine.kernels import interface
@@ -77,18 +77,18 @@ def emissions(state, flat):
 
 
 @kernel
-def transpose(trans, into):
-    """into[n, k] = trans[k, n].
+def transpose(square, out):
+    """out[n, k] = square[k, n].
 
     Parameters
     ----------
-    trans : float64[K+1, K+1]
-    into : float64[K+1, K+1]
+    square : float64[K+1, K+1]
+    out : float64[K+1, K+1]
         Output.
     """
-    for k in range(trans.shape[0]):
-        for n in range(trans.shape[0]):
-            into[n, k] = trans[k, n]
+    for k in range(square.shape[0]):
+        for n in range(square.shape[0]):
+            out[n, k] = square[k, n]
 
 
 @kernel
@@ -137,14 +137,13 @@ def _draw_parameters(rng, state, theta):
     theta : float64[parameter_size(state)]
         Output.
     """
-    trans, emit_t = transitions(state, theta), emissions(state, theta)
-    for j in range(trans.shape[0]):
-        draw_dirichlet(rng, state.trans[j], state.params[ALPHA], state.gammas[0], trans[j])
-    transpose(trans, transitions_into(state, theta))
-    emit_t[:, 0] = 0.0
-    for k in range(1, trans.shape[0]):
-        draw_dirichlet(rng, state.emit[k], state.params[ALPHA_EMIT], state.gammas[1],
-                       emit_t[:, k])
+    trans, into = transitions(state, theta), transitions_into(state, theta)
+    # the rows are drawn as columns: the transitions into their transposed copy, then
+    # transposed; until then the transitions' first row serves as the draws' work
+    draw_dirichlets(rng, state.trans, state.params[ALPHA], state.gammas[0], 0, into, trans[0])
+    draw_dirichlets(rng, state.emit, state.params[ALPHA_EMIT], state.gammas[1], 1,
+                    emissions(state, theta), trans[0])
+    transpose(into, trans)
 
 
 @implements(interface.explicit_weights)
