@@ -36,14 +36,16 @@ from scipy import special
 
 from engine.core.jit import inline, kernel
 
-LAYERS = 128  # boxes per side
+# boxes per side: a point beyond its box's inner part (a wedge's test, an expm1 and an exp; or
+# a tail) is 1.7–1.9 % of the draws with 256, 3.1–3.5 % with 128 (a draw 5.5 against 6.9 ns)
+LAYERS = 256
 # rows of a table: each side's widths x_0 … x_LAYERS and heights f(x_0) … f(x_LAYERS), then one
 # row of constants
-X_LEFT, F_LEFT, X_RIGHT, F_RIGHT, CONSTANTS = range(5)
+X_LEFT, F_LEFT, X_RIGHT, F_RIGHT, CONSTANTS = range(5)  # draw_log: X_RIGHT = X_LEFT + 2
 # the constants' row: the shape, its mode log a, the left side's probability and the scales
 # that turn a uniform below it (or above it) into a box and a place, the left tail's start
 # y_L and the right tail's x_R
-SHAPE, MODE, P_LEFT, SCALE_LEFT, SCALE_RIGHT, Y_TAIL, X_TAIL = range(7)
+SHAPE, MODE, P_LEFT, SCALE_LEFT, SCALE_RIGHT, Y_TAIL, X_TAIL = range(7)  # and SCALE_LEFT + 1
 # below it a draw underflows to 0 too often (for a = 0.01, one in a few thousand): the Dirichlet
 # draws then work in logs (engine.core.dirichlet)
 LOWEST_SHAPE = 0.05

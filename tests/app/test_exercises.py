@@ -265,18 +265,18 @@ def test_hmm_estimators_exercises(open_page):
     assert round(last(race, "token", "acc_one_to_one"), 3) == 0.433
     race = played(six, "gj")
     ends = {name: round(last(race, name, "loglik")) for name in race.runs}
-    assert ends == {"em": -10367, "vb": -12110, "explicit-token": -10713,
-                    "explicit-sentence": -10086, "token": -10429, "sentence": -10070}
-    assert max(ends, key=ends.get) == "sentence"
+    assert ends == {"em": -10367, "vb": -12110, "explicit-token": -10494,
+                    "explicit-sentence": -10348, "token": -10429, "sentence": -10070}
+    assert sorted(ends, key=ends.get)[-2:] == ["explicit-sentence", "sentence"]
     one_to_one = {name: round(last(race, name, "acc_one_to_one"), 3) for name in race.runs}
-    assert max(one_to_one, key=one_to_one.get) == "explicit-sentence"
-    assert one_to_one == {"em": 0.455, "vb": 0.415, "explicit-token": 0.418,
-                          "explicit-sentence": 0.602, "token": 0.462, "sentence": 0.547}
+    assert sorted(one_to_one, key=one_to_one.get)[-2:] == ["explicit-sentence", "sentence"]
+    assert one_to_one == {"em": 0.455, "vb": 0.415, "explicit-token": 0.489,
+                          "explicit-sentence": 0.494, "token": 0.462, "sentence": 0.547}
     assert round(last(race, "sentence", "acc_many_to_one"), 3) == 0.724
-    assert round(last(race, "explicit-sentence", "acc_many_to_one"), 3) == 0.739
+    assert round(last(race, "explicit-sentence", "acc_many_to_one"), 3) == 0.648
     vi = {name: last(race, name, "vi") for name in race.runs}
-    assert min(vi, key=vi.get) == "explicit-sentence" and round(vi["explicit-sentence"], 2) == 2.84
-    assert round(vi["sentence"], 2) == 2.93
+    assert min(vi, key=vi.get) == "sentence" and round(vi["sentence"], 2) == 2.93
+    assert round(vi["explicit-sentence"], 2) == 3.42
 
 
 def test_particle_filter_exercises(open_page):
