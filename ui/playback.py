@@ -25,10 +25,11 @@ CLOCK_HELP = ("**Equal passes**: every sampler advances the same number of passe
               "sidebar. **Equal engine time**: every sampler gets the same milliseconds of "
               "engine time per tick, so a fast sampler does more passes (Liang et al.'s Fig. 5 "
               "compares samplers so), and the run lasts the engine seconds set in the sidebar: "
-              "every line ends at the same engine time. Engine time is this machine's: every "
+              "every line ends at the same engine time. Engine time is the machine's: every "
               "sampler is tuned to run near its own limit, but their ratios move with the "
-              "machine's memory (a TYPE pass of word segmentation costs 3.5–5 TOKEN passes "
-              "here, docs/benchmarks.md). A new clock starts the chains again.")
+              "machine's memory (on the Brent corpus a TYPE pass of word segmentation took 3.5–5 "
+              "TOKEN passes on the machine of docs/benchmarks.md). A new clock starts the "
+              "chains again.")
 KEYS_HINT = "Keys: **Space** play / pause · **→** one {step} · **0** reset"
 
 # the engine time every playing session together may use, as a share of the machine's wall
