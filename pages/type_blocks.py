@@ -12,8 +12,8 @@ import streamlit as st
 from engine.cli.race_plots import style
 from engine.core.rng import make_rng
 from engine.models import registry
-from engine.samplers import make_sampler
 from engine.samplers.token import token_conditional
+from engine.samplers.type_based import TypeSampler
 from ui import exercises
 from ui.charts import show
 from ui.kinds import tagging
@@ -97,8 +97,10 @@ def model_of(config):
 def start(config):
     model = model_of(config)
     rng = make_rng(config["seed"])
+    # pivots at random, as the page says: each move lands anywhere in the corpus, whatever
+    # order a model's own sweeps take (interface.pivots_in_order)
     st.session_state.tb = dict(model=model, rng=rng, state=model.new_state(rng, eta=config["eta"]),
-                               sampler=make_sampler("type", skip=config["skip"]),
+                               sampler=TypeSampler(skip=config["skip"], pivots_at_random=True),
                                token_rng=make_rng(config["seed"] + 1), move=None, token=None,
                                moves=0, history=[])
     st.session_state.tb_config = config

@@ -146,8 +146,8 @@ GLOSSARY = (
           "are the same word between the same previous and next states. A site's type depends "
           "on the current analysis."),
     Entry("pivot", "pivot",
-          "The site a TYPE move starts from, chosen at random; its type decides which sites "
-          "the move looks at."),
+          "The site a TYPE move starts from (a sweep takes each site in turn, in site order or "
+          "in a random one); its type decides which sites the move looks at."),
     Entry("conflict", "conflict",
           "Two sites conflict when some choice depends on both — the two boundaries of one "
           "word, or two adjacent HMM tokens sharing a transition. A block leaves out every site "

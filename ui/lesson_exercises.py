@@ -86,8 +86,8 @@ EXERCISES = {
             f"The unigram model on nursery talk, every symbol a word at the start ({term('η')} "
             f"= 1). Predict {term('TOKEN')}'s and {term('TYPE')}'s token F after 10 and after "
             f"200 {term('pass', 'passes')}.",
-            "TYPE is at token F 0.37 after 10 passes and 0.51 after 200 (log-probability "
-            "−11,889); TOKEN is at 0.02 after 10, 0.10 after 100 and 0.16 after 200 "
+            "TYPE is at token F 0.39 after 10 passes and 0.52 after 200 (log-probability "
+            "−11,899); TOKEN is at 0.02 after 10, 0.10 after 100 and 0.16 after 200 "
             "(−14,795). TOKEN must build each word boundary by boundary, and merging two "
             "frequent one-symbol words is improbable for one site alone; TYPE creates or "
             "removes every occurrence of a word in one move.",
@@ -97,15 +97,15 @@ EXERCISES = {
             "Predict: does TOKEN still crawl, and does TYPE still lead after 100 passes?",
             "Both do better than from η = 1, and TYPE still leads by far: TOKEN reaches token "
             "F 0.30 (log-probability −13,347) against 0.10 from η = 1 at the same pass, TYPE "
-            "0.60 (−11,916) against 0.46. The start matters, and more for TOKEN: Liang et "
+            "0.53 (−11,928) against 0.49. The start matters, and more for TOKEN: Liang et "
             "al.'s Fig. 5 d–f sweeps η (the Sampler race lesson runs that sweep).",
             settings=dict(samplers=("token", "type"), eta=0.0, passes=100, clock="passes")),
         Exercise(
             "TYPE alone with the skip approximation off: a site may be a pivot again after its "
             "block was resampled in the same pass. Predict: more or less progress per pass "
-            "than with skip on (the first exercise's TYPE: token F 0.46 at pass 100)?",
-            "More per pass: at pass 100 token F 0.52 and log-probability −11,925, against "
-            "0.46 and −12,076 with skip on — each pass makes more moves. Each pass also costs "
+            "than with skip on (the first exercise's TYPE: token F 0.49 at pass 100)?",
+            "More per pass: at pass 100 token F 0.53 and log-probability −11,897, against "
+            "0.49 and −12,017 with skip on — each pass makes more moves. Each pass also costs "
             f"more {term('engine time')} (the metric's tooltip gives it): per second, the gain "
             "is smaller, which is why Liang et al. skip.",
             settings=dict(samplers=("type",), passes=100, skip=False, clock="passes")),

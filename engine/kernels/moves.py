@@ -655,9 +655,10 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
 
 
 @kernel
-def new_order(rng, state, order):
+def new_order(rng, state, order, at_random):
     """Refill ``order`` with TYPE's pivots for a sweep: the sites in order, or a uniformly
-    random permutation of them, as the model says (``pivots_in_order``).
+    random permutation of them when asked (``at_random``) or when the model says so
+    (``pivots_in_order``).
 
     Parameters
     ----------
@@ -665,10 +666,11 @@ def new_order(rng, state, order):
     state : model state
     order : int64[n_sites]
         Output.
+    at_random : bool
     """
     for i in range(order.shape[0]):
         order[i] = i
-    if not pivots_in_order(state):
+    if at_random or not pivots_in_order(state):
         random_permutation(rng, order)
 
 

@@ -1,8 +1,10 @@
 """TYPE: the type-based sampler of Liang et al. (Fig. 4), TYPE-greedy (§5.1), and Peng &
 Gildea's one-stage sampling of the same blocks (eq. 12), as the paper has it and corrected.
 
-Each sweep visits the sites in a fresh random order as pivots; each pivot's type block is
-sampled jointly through eq. 7. ``skip`` is the skip approximation (§4.4); ``greedy`` sets each
+Each sweep takes the sites in turn as pivots — in site order, or in a fresh random order,
+as the model says (``interface.pivots_in_order``) or the caller asks (``pivots_at_random``:
+the Type blocks page, whose moves should land anywhere in the corpus); each pivot's type block
+is sampled jointly through eq. 7. ``skip`` is the skip approximation (§4.4); ``greedy`` sets each
 block all-v0 or all-v1, whichever is more probable, instead of sampling; ``stages`` draws the
 block's sites one after another instead (engine.kernels.moves.one_stage_block).
 """
@@ -18,10 +20,12 @@ MOVES, SITES, CHANGED, V0, V1, CANDIDATES = range(6)  # the kernel's totals
 class TypeSampler(Sampler):
     kind = "type"
 
-    def __init__(self, skip=True, greedy=False, schedule=None, stages=moves.TWO_STAGE):
+    def __init__(self, skip=True, greedy=False, schedule=None, stages=moves.TWO_STAGE,
+                 pivots_at_random=False):
         self.skip = bool(skip)
         self.greedy = bool(greedy)
         self.stages = stages
+        self.pivots_at_random = bool(pivots_at_random)
         super().__init__(schedule)
 
     def sweep_length(self, state):
@@ -35,7 +39,7 @@ class TypeSampler(Sampler):
                     chosen=np.zeros(n, np.uint8), totals=np.zeros(6, np.int64))
 
     def begin_sweep(self, rng, state, b):
-        moves.new_order(rng, state, b["order"])
+        moves.new_order(rng, state, b["order"], self.pivots_at_random)
         b["visited"][:] = 0
 
     def advance(self, rng, state, b, inv_temp, max_moves):

@@ -989,7 +989,13 @@ def _reseats(state):
 
 @implements(interface.pivots_in_order)
 def _pivots_in_order(state):
-    """interface.pivots_in_order: False, a fresh random order each sweep.
+    """interface.pivots_in_order: True: a sweep's pivots in site order (Fig. 4's loop over the
+    sites), which reads the corpus's arrays in order as TOKEN does. On br-phono a TYPE sweep
+    took 33 ms against 40 in a random order (the medians of five fresh processes each, taken
+    in turn; Intel Xeon, 2026-11-29), and a sweep took the chain as far or further (the mean
+    log p of eight chains after 10, 50, 100 and 200 sweeps from η = 0.1, 0.5 and 0.9 was higher
+    at each; after 50, by less than the chains' spread). TYPE-greedy then draws nothing: from
+    one start its chains agree.
 
     Parameters
     ----------
@@ -999,7 +1005,7 @@ def _pivots_in_order(state):
     -------
     bool
     """
-    return False
+    return True
 
 
 @implements(interface.conflicts)
