@@ -54,7 +54,7 @@ def test_float_counts_equal_the_integer_recount_after_thousands_of_mixed_moves(k
         inv_temp = 1.0 if round_ % 2 else 0.5
         moves.token_sweep(rng, state, 0, n, inv_temp, w)
         assert_float_counts_equal_recount(model, state)
-        moves.new_order(rng, state, order)
+        moves.new_order(rng, state, order, False)
         visited[:] = 0
         moves.type_sweep(rng, state, order, 0, n, visited, round_ % 3 == 0, inv_temp,
                          round_ % 5 == 0, moves.TWO_STAGE, ints, floats, chosen, type_totals)
