@@ -93,7 +93,9 @@ def test_equal_engine_time_keeps_the_chains_near_the_same_seconds(pool):
     # at equal passes TYPE's chains would be ~5 times TOKEN's; a loaded machine (make test's
     # workers beside) stretches single ticks, measured to 0.57–0.86 s
     assert seconds.max() < 2 * seconds.min(), seconds
-    assert sweeps[:2].min() > sweeps[2:].max()  # TOKEN's sweeps are cheaper: it did more
+    # TOKEN's sweeps are cheaper: its chains did more, together (one chain alone may lose its
+    # core mid-sweep on a loaded machine: 31 sweeps against its twin's 250, TYPE's 41 and 29)
+    assert sweeps[:2].sum() > sweeps[2:].sum()
     race.close()
 
 
