@@ -61,6 +61,7 @@ ALPHA, LOG_ALPHA, LOG_VF, LOG_VE, DEG_ON, DISCOUNT, EXACT = 0, 1, 2, 3, 4, 5, 6 
 (FRONTIER, ORDER, STACK, NODES, REGION, BS_KEY, BS_COUNT, OV_KEY, OV_COUNT, OV_CLS, OV_DN,
  RULE_KEYS, TABLES, META, PEND, EX_KEY, EX_CLS, EX_N, EX_T, EX_DN, EX_C) = range(21)
 WORLD = 21  # four rows
+GATHERING = 1  # the META row's entry naming the pivot whose block is being gathered
 WORK_ROWS = 25
 # work_f's last rows, after exact seating's W convolution rows
 WORLD_T, WORLD_P0, SCRATCH, EX_P0, RULE_P0, OV_DT = -6, -5, -4, -3, -2, -1
@@ -115,7 +116,8 @@ type_logp0 : float64[S, 3]  their log P₀
 type_root : int64[S]        a removed site's rule root (where r₁ and r₂ are rooted)
 sym : int64[N, 2]           work: the symbols of the rule an inner node would root
                             (``inner_symbols``)
-seen : int64[N], clock : int64[1]   work: the nodes redrawn in one ``refresh_off_tree``
+seen : int64[N], clock : int64[1]   work: nodes stamped with a clock value — those redrawn in
+                            one ``refresh_off_tree``, the frontiers of r₂ (``mark_frontiers``)
 shard : int64[2]            (lo, hi): the pairs the samplers sweep, lo … hi − 1 (0, P: all). A
                             shard of the parallel sampler (§4.2, ``parallel.py``) holds the
                             whole corpus's trees and index but samples only its own pairs, and
@@ -133,7 +135,9 @@ work_i : int64[WORK_ROWS, I]        rows of I ≥ 2 Z + 1 entries (I ≥ W, L wi
                             OV_DT)
     RULE_KEYS               work: the rules of an edge's region (RULE_P0: their log P₀)
     TABLES                  exact seating: T_l = Σ u over the restaurant's occurrences, l < L
-    META                    exact seating: [0] how many rules are pending
+    META                    [0] exact seating: how many rules are pending; [GATHERING] 1 + the
+                            pivot whose block is being gathered (block_candidates to the next
+                            add_site; 0: none)
     PEND                    exact seating: the pending rules (their tables summed out until drawn)
     EX_KEY, EX_CLS, EX_N, EX_T, EX_DN, EX_C   exact seating, work: a move's rules (its *world*,
                             W = N + 2 Z + 8 at most) in restaurant order: key, restaurant, count
@@ -556,6 +560,7 @@ def recount(state):
     state.u[:] = 0
     state.work_i[TABLES, :] = 0
     state.work_i[META, 0] = 0
+    state.work_i[META, GATHERING] = 0
     for p in range(state.pair_root.shape[0]):
         root = state.pair_root[p]
         state.cut[root] = 1
@@ -1231,9 +1236,16 @@ def _remove_site(state, s):
     s : int
     """
     n = state.site_node[s]
-    k1, p1, k2, p2, k3, p3, r = type_of(state, n)
-    state.type_key[s, T1], state.type_key[s, T2], state.type_key[s, T3] = k1, k2, k3
-    state.type_logp0[s, T1], state.type_logp0[s, T2], state.type_logp0[s, T3] = p1, p2, p3
+    pivot = state.work_i[META, GATHERING] - 1
+    if pivot >= 0:  # a site of the pivot's block: block_candidates found its type the pivot's
+        r = rule_root(state, n)
+        for j in range(3):
+            state.type_key[s, j], state.type_logp0[s, j] = (state.type_key[pivot, j],
+                                                            state.type_logp0[pivot, j])
+    else:
+        k1, p1, k2, p2, k3, p3, r = type_of(state, n)
+        state.type_key[s, T1], state.type_key[s, T2], state.type_key[s, T3] = k1, k2, k3
+        state.type_logp0[s, T1], state.type_logp0[s, T2], state.type_logp0[s, T3] = p1, p2, p3
     state.type_root[s] = r
     unfile_rule(state, r)
     if state.cut[n]:
@@ -1272,6 +1284,7 @@ def _add_site(state, s, v):
     """
     n = state.site_node[s]
     r = state.type_root[s]
+    state.work_i[META, GATHERING] = 0  # the block is gathered
     state.cut[n] = v
     if v:
         file_known(state, r, state.type_key[s, T2], state.type_logp0[s, T2])
@@ -1420,14 +1433,34 @@ def crowded(state, x, s0):
             if hit or state.node_site[w] < 0:
                 continue  # found already, or a pair's root: no site
             if w == r:
-                hit = key_of(state, w) == state.type_key[s0, T3]
-            elif state.cut[w]:
-                hit = (key_of(state, rule_root(state, w)) == state.type_key[s0, T2]
-                       and key_of(state, w) == state.type_key[s0, T3])
+                hit = (filed_key(state, w) if value == old else key_of(state, w)) == \
+                    state.type_key[s0, T3]
+            elif state.cut[w]:  # the rule w roots does not hold x: the same for both values
+                hit = (filed_key(state, w) == state.type_key[s0, T3]
+                       and key_of(state, rule_root(state, w)) == state.type_key[s0, T2])
             else:
                 hit = same_type(state, w, s0)
     state.cut[x] = old
     return hit
+
+
+@inline
+def filed_key(state, r):
+    """The key of the rule rooted at r as the edges and cuts make it now, from the index when
+    the rule is filed there (no removed site took it out) — only a TYPE move's pivot is removed
+    while its block is gathered, and the index keeps every other rule's key current.
+
+    Parameters
+    ----------
+    state : ScfgState
+    r : int
+        A cut node on the tree.
+
+    Returns
+    -------
+    int64
+    """
+    return state.key[r] if state.gone[r] == 0 else key_of(state, r)
 
 
 @inline
@@ -1540,14 +1573,31 @@ def in_shard(state, n):
     return state.shard[0] <= p and p < state.shard[1]
 
 
+@inline
+def list_head(state, slot):
+    """The first node of an index slot's list, −1 for no slot (``hash_table.find`` found none).
+
+    Parameters
+    ----------
+    state : ScfgState
+    slot : int
+
+    Returns
+    -------
+    int64
+    """
+    return state.slot_head[slot] if slot >= 0 else -1
+
+
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
     """interface.block_candidates (Algorithm 2): the inner nodes of every occurrence of r₁ in
     the index and the roots of every occurrence of r₃, those of the pivot's type (r₁, r₂, r₃),
     less the crowded ones (``crowded``). A crowded pivot makes its block alone: the pivot is
     never left out, and the argument that keeps the block stable needs every site in it
-    uncrowded. Cheap tests first: an r₃ root's rule above must be filed as r₂; an inner node's
-    rule, were it cut, must have r₃'s symbol counts. Only the shard's pairs are searched: the
+    uncrowded. Cheap tests first: a pivot with no other occurrence of r₁ or r₃ is alone; an r₃
+    root's rule above must be filed as r₂ (``under_r2``); an inner node's rule, were it cut,
+    must have r₃'s symbol counts. Only the shard's pairs are searched: the
     other pairs' rules count in the index but their sites are another shard's to move.
 
     Parameters
@@ -1565,14 +1615,17 @@ def _block_candidates(state, s0, out):
     """
     found = 0
     n0 = state.site_node[s0]
-    if crowded(state, n0, s0):
+    state.work_i[META, GATHERING] = s0 + 1
+    q1 = list_head(state, hash_table.find(state.slot_key, state.type_key[s0, T1]))
+    q3 = list_head(state, hash_table.find(state.slot_key, state.type_key[s0, T3]))
+    # a rare type's pivot, with no other occurrence of r₁ or r₃, is alone whether or not crowded
+    if (q1 < 0 and q3 < 0) or crowded(state, n0, s0):
         return found
     old = state.cut[n0]
     state.cut[n0] = 1
     f3, e3 = rule_symbols(state, n0)
     state.cut[n0] = old
-    slot = hash_table.find(state.slot_key, state.type_key[s0, T1])
-    q = state.slot_head[slot] if slot >= 0 else -1
+    q = q1
     while q >= 0:
         if not in_shard(state, q):  # a rule's inner nodes are all of its root's pair
             q = state.item_next[q]
@@ -1584,8 +1637,72 @@ def _block_candidates(state, s0, out):
             if state.sym[x, 0] == f3 and state.sym[x, 1] == e3:
                 found = take_candidate(state, x, s0, out, found)
         q = state.item_next[q]
-    slot = hash_table.find(state.slot_key, state.type_key[s0, T3])
-    q = state.slot_head[slot] if slot >= 0 else -1
+    return under_r2(state, s0, q3, out, found)
+
+
+@kernel
+def mark_frontiers(state, slot):
+    """Stamp the frontier nodes of every rule of the shard in an index slot's list: seen[v] =
+    a new clock value, returned.
+
+    Parameters
+    ----------
+    state : ScfgState (seen, clock and work_i's FRONTIER and STACK rows written)
+    slot : int
+        An index slot, ≥ 0.
+
+    Returns
+    -------
+    int64
+        The stamp.
+    """
+    state.clock[0] += 1
+    stamp = state.clock[0]
+    r = state.slot_head[slot]
+    while r >= 0:
+        if state.gone[r] == 0 and in_shard(state, r):
+            for i in range(collect_frontier(state, r)):
+                state.seen[state.work_i[FRONTIER, i]] = stamp
+        r = state.item_next[r]
+    return stamp
+
+
+@inline
+def under_r2(state, s0, q, out, found):
+    """block_candidates' second search: the roots of the occurrences of r₃ from node q on
+    (its list) whose rule above is filed as r₂, of the pivot's type and not crowded, added to
+    out. When r₂'s list is the shorter, the frontier nodes of its rules are stamped first and
+    an r₃ root is tested by its stamp, not by walking up to its rule root (r₃ is mostly a small
+    common rule, under many other rules).
+
+    Parameters
+    ----------
+    state : ScfgState
+    s0 : int
+        The pivot, removed.
+    q : int
+        The head of r₃'s list.
+    out : int64[S]
+        Output.
+    found : int
+        How many are in out.
+
+    Returns
+    -------
+    int
+        How many are in out.
+    """
+    slot2 = hash_table.find(state.slot_key, state.type_key[s0, T2])
+    if q < 0 or slot2 < 0:
+        return found  # no rule is filed as r₃, or none as r₂
+    if state.slot_size[slot2] < state.slot_size[hash_table.find(state.slot_key,
+                                                                 state.type_key[s0, T3])]:
+        stamp = mark_frontiers(state, slot2)
+        while q >= 0:
+            if state.seen[q] == stamp:
+                found = take_candidate(state, q, s0, out, found)
+            q = state.item_next[q]
+        return found
     while q >= 0:
         if state.node_site[q] >= 0 and in_shard(state, q):
             r = rule_root(state, q)
