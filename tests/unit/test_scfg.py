@@ -3,9 +3,10 @@ counts, log-likelihood from running counts and from scratch, and TOKEN (edges by
 eq. 8) against exact enumeration; without ∏ deg(v) the edge sampler fails it."""
 import numpy as np
 import pytest
+from numba import njit
 
 from engine.core.rng import make_rng
-from engine.kernels import block_weight, moves
+from engine.kernels import block_weight, interface, moves
 from engine.kernels.forest import N_TOTALS, forest_walk
 from datasets.aligned import monotone
 from engine.models.scfg import kernels
@@ -159,6 +160,74 @@ def test_a_type_block_is_the_same_after_its_move(make, trials):
         assert set(ints[1, :size].tolist()) == block
         big = max(big, len(block))
     assert big >= 3  # the test saw real blocks
+
+
+@njit
+def pivot_candidates(state, s0, out):
+    """The sites block_candidates lists for pivot s0, removed first as TYPE removes it."""
+    interface.remove_site(state, s0)
+    return interface.block_candidates(state, s0, out)
+
+
+def key(state, r):
+    return kernels.rule_key(state, r)[0]
+
+
+def type_keys(state, n):
+    return kernels.type_of(state, n)[0:6:2]
+
+
+def crowded_by_search(state, x, pivot_type, region):
+    """crowded's criterion from the rules themselves: whether a node of x's merged rule has, for
+    some value of x, the pivot's type — every rule key walked and hashed again (``rule_key``),
+    none read from the index."""
+    k = kernels.merged_region(state, x, region)
+    old, hit = state.cut[x], False
+    for value in (0, 1):
+        state.cut[x] = value
+        for w in region[:k]:
+            if state.node_site[w] < 0:
+                continue
+            if w == region[0]:
+                hit |= key(state, w) == pivot_type[2]
+            elif state.cut[w]:
+                hit |= (key(state, kernels.rule_root(state, w)) == pivot_type[1]
+                        and key(state, w) == pivot_type[2])
+            else:
+                hit |= type_keys(state, w) == pivot_type
+    state.cut[x] = old
+    return hit
+
+
+@pytest.mark.parametrize("make", [large_model, repeats_model, twice_model])
+def test_a_pivots_candidates_are_the_uncrowded_sites_of_its_type(make):
+    """block_candidates against a search of every site: the other sites whose three rule keys
+    are the pivot's, less the crowded ones, and none when the pivot is crowded — on states
+    after TYPE sweeps, where common rules sit under rarer ones (the index's lists searched from
+    either end, crowded's keys read from the index)."""
+    model = make()
+    n = model.n_sites
+    out, region = np.zeros(n, np.int64), np.zeros(4 * n + 8, np.int64)
+    rng = make_rng(5)
+    sweeper = Sweeper(model, typed=True)
+    blocks = 0
+    for trial in range(30):  # a planted error in crowded's filed keys showed at trial 21
+        state = model.new_state(rng, eta=(trial % 6) / 5)
+        for _ in range(trial % 7):
+            sweeper.sweep(rng, state)
+        on = on_tree_sites(model, state)
+        types = {int(s): type_keys(state, state.site_node[s]) for s in on}
+        for s0 in on:
+            removed = model.clone_state(state)
+            got = set(out[:pivot_candidates(removed, s0, out)].tolist())
+            expected = set()
+            if not crowded_by_search(removed, removed.site_node[s0], types[s0], region):
+                expected = {s for s in types if s != s0 and types[s] == types[s0]
+                            and not crowded_by_search(removed, removed.site_node[s],
+                                                      types[s0], region)}
+            assert got == expected, (trial, s0)
+            blocks += len(got) > 0
+    assert blocks >= 10  # the test saw blocks, not only lone pivots
 
 
 def test_the_registered_samplers_walk_forests_and_step_or_sweep_alike():
