@@ -1616,16 +1616,16 @@ def _block_candidates(state, s0, out):
     found = 0
     n0 = state.site_node[s0]
     state.work_i[META, GATHERING] = s0 + 1
-    q1 = list_head(state, hash_table.find(state.slot_key, state.type_key[s0, T1]))
-    q3 = list_head(state, hash_table.find(state.slot_key, state.type_key[s0, T3]))
+    slot1 = hash_table.find(state.slot_key, state.type_key[s0, T1])
+    slot3 = hash_table.find(state.slot_key, state.type_key[s0, T3])
     # a rare type's pivot, with no other occurrence of r₁ or r₃, is alone whether or not crowded
-    if (q1 < 0 and q3 < 0) or crowded(state, n0, s0):
+    if (slot1 < 0 and slot3 < 0) or crowded(state, n0, s0):
         return found
     old = state.cut[n0]
     state.cut[n0] = 1
     f3, e3 = rule_symbols(state, n0)
     state.cut[n0] = old
-    q = q1
+    q = list_head(state, slot1)
     while q >= 0:
         if not in_shard(state, q):  # a rule's inner nodes are all of its root's pair
             q = state.item_next[q]
@@ -1637,7 +1637,7 @@ def _block_candidates(state, s0, out):
             if state.sym[x, 0] == f3 and state.sym[x, 1] == e3:
                 found = take_candidate(state, x, s0, out, found)
         q = state.item_next[q]
-    return under_r2(state, s0, q3, out, found)
+    return under_r2(state, s0, slot3, out, found)
 
 
 @kernel
@@ -1668,9 +1668,9 @@ def mark_frontiers(state, slot):
 
 
 @inline
-def under_r2(state, s0, q, out, found):
-    """block_candidates' second search: the roots of the occurrences of r₃ from node q on
-    (its list) whose rule above is filed as r₂, of the pivot's type and not crowded, added to
+def under_r2(state, s0, slot3, out, found):
+    """block_candidates' second search: the roots of the occurrences of r₃ (its index slot
+    slot3) whose rule above is filed as r₂, of the pivot's type and not crowded, added to
     out. When r₂'s list is the shorter, the frontier nodes of its rules are stamped first and
     an r₃ root is tested by its stamp, not by walking up to its rule root (r₃ is mostly a small
     common rule, under many other rules).
@@ -1680,8 +1680,8 @@ def under_r2(state, s0, q, out, found):
     state : ScfgState
     s0 : int
         The pivot, removed.
-    q : int
-        The head of r₃'s list.
+    slot3 : int
+        r₃'s slot in the index, −1 when no rule is filed as r₃.
     out : int64[S]
         Output.
     found : int
@@ -1693,10 +1693,10 @@ def under_r2(state, s0, q, out, found):
         How many are in out.
     """
     slot2 = hash_table.find(state.slot_key, state.type_key[s0, T2])
-    if q < 0 or slot2 < 0:
+    if slot3 < 0 or slot2 < 0:
         return found  # no rule is filed as r₃, or none as r₂
-    if state.slot_size[slot2] < state.slot_size[hash_table.find(state.slot_key,
-                                                                 state.type_key[s0, T3])]:
+    q = state.slot_head[slot3]
+    if state.slot_size[slot2] < state.slot_size[slot3]:
         stamp = mark_frontiers(state, slot2)
         while q >= 0:
             if state.seen[q] == stamp:
