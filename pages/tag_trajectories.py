@@ -107,10 +107,10 @@ def trajectories(race):
     tokens = np.arange(start, min(start + WINDOW, model.n_sites))
     words = [model.vocabulary[w] for w in model.words[tokens]]
     for col, name in zip(st.columns(len(shown)), shown):
-        spec, data = charts.state_trajectories(
-            race.runs[name].values, tokens, words, model.n_states,
+        spec, data, cells = charts.state_trajectories(
+            race.runs[name].values, tokens, words,
             f"{label(name)}: each token's state, pass by pass")
-        charts.show_live(col, spec, data, f"hmm_heat_{name}")
+        charts.show_live(col, spec, data, f"hmm_heat_{name}", table=cells)
 
 
 def word_and_confusion(race):

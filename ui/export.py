@@ -135,8 +135,9 @@ def while_playing():
         _PLAYING.reset(token)
 
 
-def downloads(spec, datasets, shown, key):
-    """A small download icon at the chart's top right opening its three downloads."""
+def downloads(spec, datasets, csv, key):
+    """A small download icon at the chart's top right opening its three downloads (``csv``:
+    the function making the CSV's text)."""
     stem = file_stem(spec, key)
     with st.container(key=f"downloads_{key}"):  # ui.theme.DOWNLOADS_CSS places it
         if _PLAYING.get():
@@ -150,22 +151,27 @@ def downloads(spec, datasets, shown, key):
                      partial(picture, spec, datasets, "png")),
                     ("Vector picture (SVG)", "svg", "image/svg+xml",
                      partial(picture, spec, datasets, "svg")),
-                    ("Data (CSV)", "csv", "text/csv", partial(chart_csv, datasets, shown))):
+                    ("Data (CSV)", "csv", "text/csv", csv)):
                 st.download_button(label, data=make, file_name=f"{stem}.{kind}", mime=mime,
                                    on_click="ignore", key=f"{key}_{kind}", type="tertiary",
                                    icon=":material/download:")
 
 
-def draw(where, spec, datasets, key, shown=None, width="stretch"):
+def draw(where, spec, datasets, key, shown=None, width="stretch", table=None):
     """Draw a Vega-Lite ``spec`` with its named ``datasets`` (frames) in ``where``, inside a
     container keyed ``key`` (the chart's stable place on the page: the CSS class st-key-<key>
     finds it), with its downloads; in presenter mode restyled first (ui.presenter).
-    ``shown``: the datasets its CSV holds (all by default); ``width``: Streamlit's (None:
-    Streamlit's choice for the kind of chart)."""
+    ``shown``: the datasets its CSV holds (all by default); ``table``: a frame it holds instead
+    (a heatmap drawn as a picture: its cells); ``width``: Streamlit's (None: Streamlit's choice
+    for the kind of chart)."""
     if presenter.on():
         spec = presenter.restyle(spec)
+    if table is not None:
+        csv = partial(chart_csv, {"table": table}, ["table"])
+    else:
+        csv = partial(chart_csv, datasets, list(datasets) if shown is None else shown)
     with where.container(key=key):
-        downloads(spec, datasets, list(datasets) if shown is None else shown, key)
+        downloads(spec, datasets, csv, key)
         st.vega_lite_chart(spec={**spec, "datasets": datasets}, key=f"{key}_plot", width=width)
 
 

@@ -55,8 +55,8 @@ def test_views_follow_the_chosen_sampler_word_and_window(open_page):
     assert any(t.startswith("TYPE: states of the") and "“dog”" in t for t in titles)
     assert "TYPE: states against gold tags" in titles
     at.number_input(key="hmm_window").set_value(120).run()
-    heatmap = chart_specs(at)[2]
-    assert heatmap["encoding"]["x"]["sort"][0].startswith("120:")
+    x = [layer["encoding"]["x"] for layer in chart_specs(at)[2]["layer"]]
+    assert next(axis for axis in x if "sort" in axis)["sort"][0].startswith("120:")
 
 
 def test_settings_start_new_chains_and_bad_ones_keep_the_race(open_page):

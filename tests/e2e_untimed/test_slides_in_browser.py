@@ -1,14 +1,18 @@
 """Figures for slides and presenter mode in a real Chromium: a chart's PNG and SVG download from
-the page and open, the race's traces download as CSV, and a link with ``presenter=1`` opens
-with larger text, the sidebar folded away and the switch at hand to turn it off."""
+the page and open, the race's traces download as CSV, a heatmap drawn as a picture downloads
+its picture and its cells, and a link with ``presenter=1`` opens with larger text, the sidebar
+folded away and the switch at hand to turn it off."""
 import csv
 import io
+import re
 import xml.etree.ElementTree as ET
 
+from PIL import Image
 from playwright.sync_api import expect
 
 from tests.e2e.test_classroom import LABELS
 from ui.export import SLIDE_WIDTH
+from ui.theme import state_colour
 
 expect.set_options(timeout=60_000)
 
@@ -78,3 +82,24 @@ def test_on_a_phone_the_open_sidebar_can_be_folded_past_the_switch(browser, app_
     expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
     expect(switch).to_be_visible()
     context.close()
+
+
+def test_a_heatmap_drawn_as_a_picture_downloads_its_picture_and_its_cells(page, app_url):
+    page.goto(f"{app_url}/tag_trajectories?samplers=token,type")
+    expect(page.locator(LABELS).first).to_contain_text("TOKEN · pass 0")
+    for done in (1, 2):
+        page.get_by_role("button", name="Step").click()
+        expect(page.locator(LABELS).first).to_contain_text(f"TOKEN · pass {done}")
+    cells = list(csv.DictReader(io.StringIO(
+        chart_download(page, "hmm_heat_token", "Data (CSV)").decode())))
+    page.keyboard.press("Escape")
+    assert list(cells[0]) == ["token", "pass", "to", "state"]
+    assert {(r["pass"], r["to"]) for r in cells} == {("0", "1"), ("1", "2"), ("2", "3")}
+    assert len(cells) == 3 * 60  # three passes of the 60 tokens shown
+    png = chart_download(page, "hmm_heat_token", "Picture for slides (PNG)")
+    page.keyboard.press("Escape")
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    assert picture.width >= 2 * SLIDE_WIDTH
+    drawn = {colour for _, colour in picture.getcolors(picture.width * picture.height)}
+    for state in {int(r["state"]) for r in cells}:  # every state among the cells is drawn
+        assert tuple(int(c, 16) for c in re.findall("..", state_colour(state)[1:])) in drawn
