@@ -774,29 +774,62 @@ def _block_candidates(state, s0, out):
     slot_l, slot_u, slot_m = hash_table.find_three(state.slot_key, key_l, key_u, key_m)
     k = path_from(state, state.type_root[0], state.site_node[s0])
     found = 0
+    # Each list is walked one occurrence ahead (``ask_ahead``): the next occurrence's lines
+    # are asked for before this one's are read, so the walk waits on memory about once an
+    # occurrence instead of at each of its reads.
     if slot_l >= 0 and slot_u >= 0 and state.slot_size[slot_u] < state.slot_size[slot_l]:
         r = state.slot_head[slot_u]
         while r >= 0:
+            after = ask_ahead(state, r)
             q = follow(state, r, k)
             if state.h_in[q] == key_l:
                 out[found] = candidate(state, q, r)
                 found += 1
-            r = state.item_next[r]
+            r = after
     elif slot_l >= 0 and slot_u >= 0:
         q = state.slot_head[slot_l]
         while q >= 0:
+            after = ask_ahead(state, q)
             r = climb(state, q, k)
             if r >= 0 and state.cut[r] and state.h_in[r] == key_u:
                 out[found] = candidate(state, q, r)
                 found += 1
-            q = state.item_next[q]
+            q = after
     r = state.slot_head[slot_m] if slot_m >= 0 else -1
     while r >= 0:
+        after = ask_ahead(state, r)
         q = follow(state, r, k)
         out[found] = candidate(state, q, r)
         found += 1
-        r = state.item_next[r]
+        r = after
     return found
+
+
+@inline
+def ask_ahead(state, n):
+    """The occurrence after n in its list, with the lines a walk reads of it asked for now
+    (``prefetch``): its link, its links down and up, its key and its mark — following a way
+    down from it or climbing one from it starts there.
+
+    Parameters
+    ----------
+    state : PtsgState
+    n : int
+        An occurrence in a list of the index.
+
+    Returns
+    -------
+    int64
+        The next occurrence, −1 at the list's end.
+    """
+    after = np.int64(state.item_next[n])
+    if after >= 0:
+        prefetch(state.item_next, after)
+        prefetch(state.right, after)
+        prefetch(state.parent, after)
+        prefetch(state.h_in, after)
+        prefetch(state.cut, after)
+    return after
 
 
 @inline
