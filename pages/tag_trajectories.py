@@ -119,7 +119,7 @@ def word_and_confusion(race):
     run = race.runs[name]
     word = st.session_state.hmm_word
     positions = np.flatnonzero(model.words == model.vocabulary.index(word))
-    passes = thinned(len(run.values), charts.MAX_ROWS)
+    passes = thinned(len(run.values), charts.AREA_ROWS)
     shares = np.array([np.bincount(run.values[p][positions], minlength=model.n_states + 1)[1:]
                        for p in passes]) / len(positions)
     left, right = st.columns(2)

@@ -6,8 +6,9 @@ the element's identity, so every tick mounted a new chart, blank until drawn (me
 browser: 8 of 16 screenshots blank). A chart's spec must therefore not change from tick to tick:
 titles and scales here depend on the settings, never on the pass reached.
 
-Long runs are thinned to at most MAX_ROWS rows per line (every k-th pass, the last one always
-kept; engine.run.thinned), so a tick's cost does not grow with the run.
+Long runs are thinned to at most MAX_ROWS rows per line and AREA_ROWS passes per stacked area
+(every k-th pass, the last one always kept; engine.run.thinned), so a tick's cost does not grow
+with the run.
 """
 import base64
 import io
@@ -30,7 +31,8 @@ from ui.theme import EXACT_COLOUR, STATE_COLOURS, label, state_colour
 # Every mark is an SVG element the browser's Vega evaluates and redraws on each tick (a heatmap
 # of 400 passes × 60 tokens as marks kept the HMM page's browser so busy that Pause showed up to
 # 1.6 s late; heatmaps are now pictures, states_picture)
-MAX_ROWS = 300      # points per sampler's line, per stacked area
+MAX_ROWS = 300      # points per sampler's line
+AREA_ROWS = 100     # passes per stacked area (a mark per pass and state: up to K of them a pass)
 HEATMAP_ROWS = 80   # passes per trajectory heatmap
 PICTURE_HEIGHT = 4 * HEATMAP_ROWS  # pixel rows of a heatmap's picture (a pixel column a token)
 TITLE_CHARS = 40    # a title's characters per line: a phone's chart is about 330 px wide
