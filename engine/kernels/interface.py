@@ -246,8 +246,13 @@ def missing(state_class, names):
     return [name for name in names if name not in done]
 
 
-def for_state(state_class):
+def for_state(state_class, inlined=()):
     """Decorator registering a model's njit implementation of interface function ``stub``.
+
+    Besides INLINED, the functions named in ``inlined`` are inlined for this state class: a
+    model's implementation that only hands a few of the state's arrays to a kernel of its own
+    (a call passes every array it is given, ~7 machine words each) and has no loop (Numba's
+    inliner mis-scopes loop variables of helpers inlined into an inlined overload).
 
     Usage::
 
@@ -265,7 +270,7 @@ def for_state(state_class):
             typer.__name__ = f"{stub.__name__}_{state_class.__name__}"
             # numba checks that the typing function's parameters match the implementation's
             typer.__signature__ = inspect.signature(impl)
-            inline = "always" if stub.__name__ in INLINED else "never"
+            inline = "always" if stub.__name__ in INLINED or stub.__name__ in inlined else "never"
             overload(stub, jit_options={"cache": True, "_nrt": False},  # see core.jit
                      inline=inline)(typer)
             IMPLEMENTED.setdefault(state_class, {})[stub.__name__] = impl

@@ -91,7 +91,7 @@ The links between nodes, the maps between sites and nodes, the index's lists and
 sweep each time (docs/benchmarks.md).
 """
 
-implements = for_state(PtsgState)
+implements = for_state(PtsgState, inlined=("add_site", "block_candidates"))
 
 
 # --- keys ---------------------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def fragment_root(state, n):
 
     Parameters
     ----------
-    state : PtsgState
+    state : PtsgState, or a view of it with parent and cut
     n : int
         Not a tree's root.
 
@@ -575,10 +575,21 @@ def uncount(state, n, r):
         file_fragment(state, n, -1)
 
 
+# what add_site reads and writes for every site (``put_back``)
+PutBackView = namedtuple("PutBackView", ("parent", "cut", "gone", "aside", "gathering"))
+
+
 @implements(interface.add_site)
 def _add_site(state, s, v):
-    """interface.add_site: b_s = v and unmarked; when that changes b_s, its old fragments
-    uncounted, the keys above s refreshed and its new fragments counted.
+    """interface.add_site: b_s = v and unmarked (``put_back``); when that changes b_s, its old
+    fragments uncounted, the keys above s refreshed and its new fragments counted (``flip``).
+
+    TYPE puts every site of a block back and most keep their value, so this is inlined into
+    the moves and only calls kernels: put_back with the five arrays it needs (~35 machine
+    words), flip with the whole state (~210) only for a site that changes. Called with the
+    whole state, add_site's arguments were a sixth of a TYPE sweep on GUM (docs/benchmarks.md).
+    It has no loop of its own: inlined into an inlined overload, a helper's loop variables
+    were mis-scoped by Numba's inliner (NumbaIRAssumptionWarning).
 
     Parameters
     ----------
@@ -587,20 +598,55 @@ def _add_site(state, s, v):
     s, v : int
     """
     n = state.site_node[s]
-    # the root above n is where it was: a site on the way to it (or the root itself) conflicts
-    # with n, so none of n's block has moved it
-    r = fragment_root(state, n)
-    state.gathering[0] = 0  # the block is gathered
-    state.aside[state.cut[n]] -= 1
+    r = put_back(PutBackView(state.parent, state.cut, state.gone, state.aside, state.gathering),
+                 n)
     if state.cut[n] != v:  # most sites go back as they were: nothing to recount
-        uncount(state, n, r)
-        state.cut[n] = v
-        refresh_above(state, n)
-        file_fragment(state, r, 1)
-        if v:
-            file_fragment(state, n, 1)
-    state.gone[r] -= 1
-    state.gone[n] -= 1
+        flip(state, n, r, v)
+
+
+@kernel
+def put_back(view, n):
+    """add_site's part for every site: unmark node n and the root r of its fragment above, end
+    the gathering and untally n; return r.
+
+    Parameters
+    ----------
+    view : PutBackView
+        gone mutated at n and r, aside at n's value; gathering set to 0 (the block is
+        gathered).
+    n : int
+
+    Returns
+    -------
+    int64
+        r, where it was: a site on the way to it (or the root itself) conflicts with n, so
+        none of n's block has moved it.
+    """
+    r = fragment_root(view, n)
+    view.gathering[0] = 0
+    view.aside[view.cut[n]] -= 1
+    view.gone[r] -= 1
+    view.gone[n] -= 1
+    return r
+
+
+@kernel
+def flip(state, n, r, v):
+    """b = v at node n, which is not v: its old fragments (rooted at r and, when cut, at n)
+    uncounted, the keys above n refreshed, its new fragments counted.
+
+    Parameters
+    ----------
+    state : PtsgState
+        Mutated.
+    n, r, v : int
+    """
+    uncount(state, n, r)
+    state.cut[n] = v
+    refresh_above(state, n)
+    file_fragment(state, r, 1)
+    if v:
+        file_fragment(state, n, 1)
 
 
 @implements(interface.set_value)
@@ -680,7 +726,7 @@ def path_from(state, root, n):
 
     Parameters
     ----------
-    state : PtsgState
+    state : PtsgState or CandidateView
         stack written.
     root, n : int
 
@@ -707,7 +753,7 @@ def follow(state, root, k):
 
     Parameters
     ----------
-    state : PtsgState
+    state : PtsgState or CandidateView
     root, k : int
 
     Returns
@@ -727,7 +773,7 @@ def climb(state, n, k):
 
     Parameters
     ----------
-    state : PtsgState
+    state : PtsgState or CandidateView
     n, k : int
 
     Returns
@@ -742,9 +788,42 @@ def climb(state, n, k):
     return n
 
 
+# what block_candidates reads and writes: handed to its kernel instead of the whole state
+CandidateView = namedtuple("CandidateView", (
+    "parent", "left", "right", "node_site", "site_node", "cut", "h_in", "slot_key", "slot_head",
+    "slot_size", "item_next", "gone", "type_key", "type_root", "gathering", "stack"))
+
+
 @implements(interface.block_candidates)
 def _block_candidates(state, s0, out):
-    """interface.block_candidates: the sites of the removed pivot's type (M, U, L). A site of
+    """interface.block_candidates (``find_candidates``), inlined into the moves: it hands its
+    kernel the 16 arrays it needs (~110 machine words), not the whole state (~210), once a
+    block.
+
+    Parameters
+    ----------
+    state : PtsgState
+        stack used as work; gathering set.
+    s0 : int
+        The pivot, removed.
+    out : int64[S]
+        Output: the sites.
+
+    Returns
+    -------
+    int
+        How many.
+    """
+    view = CandidateView(state.parent, state.left, state.right, state.node_site,
+                         state.site_node, state.cut, state.h_in, state.slot_key,
+                         state.slot_head, state.slot_size, state.item_next, state.gone,
+                         state.type_key, state.type_root, state.gathering, state.stack)
+    return find_candidates(view, s0, out)
+
+
+@kernel
+def find_candidates(state, s0, out):
+    """The sites of the removed pivot's type (M, U, L). A site of
     the type sits where the pivot sits in its fragment: the same way down from the fragment's
     root (keys identify fragments up to their shape, so an occurrence of M, or of U with L at
     the end of that way, has the site there, and no other: cutting one fragment at two
@@ -757,7 +836,7 @@ def _block_candidates(state, s0, out):
 
     Parameters
     ----------
-    state : PtsgState
+    state : CandidateView
         stack used as work; gathering set.
     s0 : int
         The pivot, removed.
@@ -813,7 +892,7 @@ def ask_ahead(state, n):
 
     Parameters
     ----------
-    state : PtsgState
+    state : PtsgState or CandidateView
     n : int
         An occurrence in a list of the index.
 
@@ -841,7 +920,7 @@ def candidate(state, q, r):
 
     Parameters
     ----------
-    state : PtsgState
+    state : PtsgState or CandidateView
     q, r : int
 
     Returns
