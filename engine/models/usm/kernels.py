@@ -102,9 +102,9 @@ class UsmState(namedtuple("UsmState", [
     removed : uint8[T]       1 on the symbols of words removed inside a TYPE move
 
     Arrays of one kind and length share a 2-D array: a call that is not inlined passes every array
-    of the state (~7 words each), and its cost grows with them — a TYPE block site makes two such
-    calls (remove_site, add_site), and eight more one-element fields made TYPE 25 % slower, three
-    fewer arrays (hashes, tables, base) 20 % faster. The site maps and the links are
+    of the state (~7 words each), and its cost grows with them — eight more one-element fields
+    made TYPE 25 % slower, three fewer arrays (hashes, tables, base) 20 % faster. A TYPE block
+    site's two calls (remove_site, add_site) pass only the arrays they need (``SiteView``). The site maps and the links are
     32-bit: a TYPE sweep reads them all over the corpus, and halving their bytes took 5–10 % off
     its time (more when other programs crowd the processor's cache; docs/benchmarks.md).
     """
@@ -133,7 +133,7 @@ MIN_CAPACITY = 1024
 # terms of order 1e-9 … 1e9·N stays far from float64's ends (1e-308 … 1e308)
 LINEAR_MIN = 1e-120
 
-implements = for_state(UsmState)
+implements = for_state(UsmState, inlined=("remove_site", "add_site"))
 implement_sites(implements)
 
 
@@ -695,17 +695,53 @@ def replace_words(state, a, p, e, v):
 
 
 # --- the model interface -------------------------------------------------------------------------
+# what remove_site and add_site read and write of a site that keeps its value: handed to
+# their kernels instead of the whole state (~60 machine words a call instead of ~90)
+SiteView = namedtuple("SiteView", ("chars", "bound", "final", "site_pos", "hashes", "tables",
+                                   "counts", "removed"))
+
+
+@inline
+def site_view(state):
+    """The arrays of ``SiteView``.
+
+    Parameters
+    ----------
+    state : UsmState
+
+    Returns
+    -------
+    SiteView
+    """
+    return SiteView(state.chars, state.bound, state.final, state.site_pos, state.hashes,
+                    state.tables, state.counts, state.removed)
+
+
 @implements(interface.remove_site)
 def _remove_site(state, s):
-    """interface.remove_site: the site's words are set aside, not taken off their lists
-    (add_site counts them back, and when b_s changes replaces them); its symbols marked. They
-    are counted out by slot: a site of the TYPE block under way has the block's words, whose
+    """interface.remove_site (``take_out``), inlined into the moves: a TYPE block site calls
+    it, so it hands its kernel the arrays it needs, not the whole state.
+
+    Parameters
+    ----------
+    state : UsmState
+        Mutated.
+    s : int
+    """
+    take_out(site_view(state), s)
+
+
+@kernel
+def take_out(state, s):
+    """remove_site: the site's words are set aside, not taken off their lists (add_site
+    counts them back, and when b_s changes replaces them); its symbols marked. They are
+    counted out by slot: a site of the TYPE block under way has the block's words, whose
     slots are known (``block_words``), and another site's are found and remembered
     (``site_words``: a TYPE pivot's block keeps them).
 
     Parameters
     ----------
-    state : UsmState
+    state : SiteView
         Mutated.
     s : int
     """
@@ -724,7 +760,9 @@ def _remove_site(state, s):
 
 @implements(interface.add_site)
 def _add_site(state, s, v):
-    """interface.add_site; the last site of a block put back ends it (``block_words``).
+    """interface.add_site (``put_back``, then ``replace_words`` when b_s changes), inlined
+    into the moves as remove_site is; the last site of a block put back ends it
+    (``block_words``).
 
     Parameters
     ----------
@@ -732,19 +770,38 @@ def _add_site(state, s, v):
         Mutated.
     s, v : int
     """
+    a, p, e = put_back(site_view(state), s)
+    if v != state.bound[p]:
+        replace_words(state, a, p, e, v)
+
+
+@kernel
+def put_back(state, s):
+    """add_site's part for every site: its words counted back (they are on their lists) and
+    its symbols unmarked; return its span (``site_span``).
+
+    Parameters
+    ----------
+    state : SiteView
+        Mutated.
+    s : int
+
+    Returns
+    -------
+    (int64, int64, int64)
+    """
     if state.counts[BLOCK_LEN1] > 0:
         a, p, e = block_span(state, s)
         count_block_words(state, a, p, e, 1)
     else:
         a, p, e = site_span(state, s)
         count_words(state, a, p, e, 1)
-    if v != state.bound[p]:
-        replace_words(state, a, p, e, v)
     state.counts[ASIDE] -= 1
     if state.counts[ASIDE] == 0:
         state.counts[BLOCK_LEN1] = 0
     for i in range(a, e):
         state.removed[i] = 0
+    return a, p, e
 
 
 @inline
