@@ -21,8 +21,13 @@ import tempfile
 import time
 from contextlib import contextmanager
 
+import numpy as np
+
 from benchmarks.common import Row, interleaved_medians, memory_latency_ns
+from engine.core.jit import kernel
 from engine.core.rng import make_rng
+from engine.kernels import moves
+from engine.kernels.interface import add_site
 from engine.samplers import make_sampler
 from tests.corpora import BR_PHONO, EWT_DEV, GUM_CONST, KFTT_GOLD, KFTT_PAIRS
 
@@ -37,12 +42,59 @@ STREAM = ("import numpy as np\na = np.ones(1 << 25); b = np.empty_like(a)\n"
 def sweeps(model, names, eta, repeats=20, warmup=10):
     """Median seconds of a sweep of each sampler in ``names``, each on its own chain from η,
     their sweeps taken in turn."""
-    calls = []
-    for name in names:
-        rng = make_rng(1)
-        state, sampler = model.new_state(rng, eta=eta), make_sampler(name)
-        calls.append(lambda sampler=sampler, rng=rng, state=state: sampler.sweep(rng, state))
+    calls = [sweep_call(model, name, eta) for name in names]
     return dict(zip(names, interleaved_medians(calls, repeats, warmup)))
+
+
+def sweep_call(model, name, eta):
+    """A call that makes one sweep of sampler ``name`` on its own chain from η."""
+    rng = make_rng(1)
+    state, sampler = model.new_state(rng, eta=eta), make_sampler(name)
+    return lambda: sampler.sweep(rng, state)
+
+
+@kernel
+def gather_blocks(state, visited, candidates, block, before):
+    """A TYPE sweep without its sampling: each block, pivots in site order and none twice
+    (§4.4's skip), found, set aside and put back unchanged (``moves.gather_block``) — what a
+    TYPE sweep pays before any weight or draw, a floor under it. The state is left as it was.
+
+    Parameters
+    ----------
+    state : model state of a binary model (values 0 and 1)
+    visited : uint8[n_sites]
+        Work.
+    candidates, block, before : int64[n_sites]
+        Work.
+
+    Returns
+    -------
+    int
+        The blocks gathered.
+    """
+    visited[:] = 0
+    blocks = 0
+    for s0 in range(visited.shape[0]):
+        if visited[s0]:
+            continue
+        size, _ = moves.gather_block(state, s0, 0, 1, candidates, block, before)
+        for j in range(size):
+            add_site(state, block[j], before[j])
+            visited[block[j]] = 1
+        blocks += 1
+    return blocks
+
+
+def gathering_call(model, eta, warmup):
+    """A call that makes one ``gather_blocks`` pass on a chain from η settled by ``warmup``
+    TYPE sweeps (a settled chain's blocks, as TYPE's own are once warmed up)."""
+    rng = make_rng(1)
+    state, sampler = model.new_state(rng, eta=eta), make_sampler("type")
+    for _ in range(warmup):
+        sampler.sweep(rng, state)
+    n = model.n_sites
+    visited, work = np.zeros(n, np.uint8), np.zeros((3, n), np.int64)
+    return lambda: gather_blocks(state, visited, work[0], work[1], work[2])
 
 
 @contextmanager
@@ -82,13 +134,17 @@ PAIRS = {"usm": ("USM, br-phono", usm_model, 0.5, 20, 3.0, 4.0),
 
 
 def measure_pair(name):
-    """One process's figures for PAIRS[name]: seconds of a TOKEN and a TYPE sweep (taken in
-    turn), their model's sites, and the memory latency around them (ns)."""
+    """One process's figures for PAIRS[name]: seconds of a TOKEN sweep, a TYPE sweep and a
+    TYPE sweep's gathering alone (``gather_blocks``), taken in turn, their model's sites, and
+    the memory latency around them (ns)."""
     _, build, eta, warmup, _, _ = PAIRS[name]
     model = build()
     latency = memory_latency_ns()
-    times = sweeps(model, ["token", "type"], eta, warmup=warmup)
-    return {**times, "sites": model.n_sites, "latency": (latency + memory_latency_ns()) / 2}
+    calls = [sweep_call(model, "token", eta), sweep_call(model, "type", eta),
+             gathering_call(model, eta, warmup)]
+    token, type_, gathering = interleaved_medians(calls, 20, warmup)
+    return {"token": token, "type": type_, "gathering": gathering, "sites": model.n_sites,
+            "latency": (latency + memory_latency_ns()) / 2}
 
 
 def in_processes(name):
@@ -118,6 +174,7 @@ def pair_rows(name):
     token, type_ = ([run[k] * 1e3 for run in quiet] for k in ("token", "type"))
     ratios = [run["type"] / run["token"] for run in quiet]
     busy_ratios = [run["type"] / run["token"] for run in busy]
+    gathering = [run["gathering"] / run["token"] for run in quiet]
     n = quiet[0]["sites"]
     ms, times = (lambda x: f"{x:.3g}"), (lambda x: f"{x:.2f} ×")
     how = (f"{PROCESSES} fresh processes, each the median of 20 sweeps after {warmup} from "
@@ -132,6 +189,11 @@ def pair_rows(name):
             Row(f"{label}: TYPE / TOKEN, quiet", statistics.median(ratios), target, "×",
                 f"{spread(ratios, times)}; a dependent load in 4 MB took {latency} ns "
                 "(memory_latency_ns)"),
+            Row(f"{label}: TYPE's gathering alone / TOKEN, quiet", statistics.median(gathering),
+                None, "×", f"{spread(gathering, times)}: the blocks of a sweep found, set aside "
+                "and put back unchanged, no weight or draw (gather_blocks, on a chain settled "
+                f"by TYPE): {spread([run['gathering'] * 1e3 for run in quiet], ms)} ms, a floor "
+                "under TYPE / TOKEN while TYPE gathers so"),
             Row(f"{label}: TYPE / TOKEN, memory busy", statistics.median(busy_ratios),
                 loaded_target, "×", f"{spread(busy_ratios, times)}; another process copying "
                 "256 MB arrays on the other core: TOKEN "
