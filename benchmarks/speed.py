@@ -29,6 +29,7 @@ from engine.core.rng import make_rng
 from engine.kernels import moves
 from engine.kernels.interface import add_site
 from engine.samplers import make_sampler
+from engine.samplers.forest import walks_forests
 from tests.corpora import BR_PHONO, EWT_DEV, GUM_CONST, KFTT_GOLD, KFTT_PAIRS
 
 PROCESSES = 5  # fresh processes a TYPE / TOKEN pair is measured in, quiet and memory busy
@@ -61,7 +62,8 @@ def gather_blocks(state, visited, candidates, block, before):
 
     Parameters
     ----------
-    state : model state of a binary model (values 0 and 1)
+    state : model state of a binary model (values 0 and 1) whose sweeps visit every site (not
+        forests: ``walks_forests``)
     visited : uint8[n_sites]
         Work.
     candidates, block, before : int64[n_sites]
@@ -140,10 +142,13 @@ def measure_pair(name):
     _, build, eta, warmup, _, _ = PAIRS[name]
     model = build()
     latency = memory_latency_ns()
-    calls = [sweep_call(model, "token", eta), sweep_call(model, "type", eta),
-             gathering_call(model, eta, warmup)]
-    token, type_, gathering = interleaved_medians(calls, 20, warmup)
-    return {"token": token, "type": type_, "gathering": gathering, "sites": model.n_sites,
+    calls = [sweep_call(model, "token", eta), sweep_call(model, "type", eta)]
+    # on forests a sweep's sites are the nodes of the current trees (a walk from their roots),
+    # not every site in order: gather_blocks is the floor of the sweeps over every site only
+    if not walks_forests(model.new_state(make_rng(1), eta=eta)):
+        calls.append(gathering_call(model, eta, warmup))
+    seconds = interleaved_medians(calls, 20, warmup)
+    return {**dict(zip(("token", "type", "gathering"), seconds)), "sites": model.n_sites,
             "latency": (latency + memory_latency_ns()) / 2}
 
 
@@ -174,7 +179,7 @@ def pair_rows(name):
     token, type_ = ([run[k] * 1e3 for run in quiet] for k in ("token", "type"))
     ratios = [run["type"] / run["token"] for run in quiet]
     busy_ratios = [run["type"] / run["token"] for run in busy]
-    gathering = [run["gathering"] / run["token"] for run in quiet]
+    gathering = [run["gathering"] / run["token"] for run in quiet if "gathering" in run]
     n = quiet[0]["sites"]
     ms, times = (lambda x: f"{x:.3g}"), (lambda x: f"{x:.2f} ×")
     how = (f"{PROCESSES} fresh processes, each the median of 20 sweeps after {warmup} from "
@@ -182,6 +187,11 @@ def pair_rows(name):
            f"{statistics.median(token) * 1e6 / n:.0f} ns, TYPE "
            f"{statistics.median(type_) * 1e6 / n:.0f} ns a site")
     latency = spread([run["latency"] for run in quiet], lambda x: f"{x:.0f}")
+    floor = [Row(f"{label}: TYPE's gathering alone / TOKEN, quiet", statistics.median(gathering),
+                 None, "×", f"{spread(gathering, times)}: the blocks of a sweep found, set aside "
+                 "and put back unchanged, no weight or draw (gather_blocks, on a chain settled "
+                 f"by TYPE): {spread([run['gathering'] * 1e3 for run in quiet], ms)} ms, a "
+                 "floor under TYPE / TOKEN while TYPE gathers so")] if gathering else []
     return [Row(f"{label}: TOKEN sweep", statistics.median(token), None, "ms",
                 f"{spread(token, ms)} ms; {how}"),
             Row(f"{label}: TYPE sweep", statistics.median(type_), None, "ms",
@@ -189,11 +199,7 @@ def pair_rows(name):
             Row(f"{label}: TYPE / TOKEN, quiet", statistics.median(ratios), target, "×",
                 f"{spread(ratios, times)}; a dependent load in 4 MB took {latency} ns "
                 "(memory_latency_ns)"),
-            Row(f"{label}: TYPE's gathering alone / TOKEN, quiet", statistics.median(gathering),
-                None, "×", f"{spread(gathering, times)}: the blocks of a sweep found, set aside "
-                "and put back unchanged, no weight or draw (gather_blocks, on a chain settled "
-                f"by TYPE): {spread([run['gathering'] * 1e3 for run in quiet], ms)} ms, a floor "
-                "under TYPE / TOKEN while TYPE gathers so"),
+            *floor,
             Row(f"{label}: TYPE / TOKEN, memory busy", statistics.median(busy_ratios),
                 loaded_target, "×", f"{spread(busy_ratios, times)}; another process copying "
                 "256 MB arrays on the other core: TOKEN "

@@ -104,9 +104,10 @@ class UsmState(namedtuple("UsmState", [
     Arrays of one kind and length share a 2-D array: a call that is not inlined passes every array
     of the state (~7 words each), and its cost grows with them — eight more one-element fields
     made TYPE 25 % slower, three fewer arrays (hashes, tables, base) 20 % faster. A TYPE block
-    site's two calls (remove_site, add_site) pass only the arrays they need (``SiteView``). The site maps and the links are
-    32-bit: a TYPE sweep reads them all over the corpus, and halving their bytes took 5–10 % off
-    its time (more when other programs crowd the processor's cache; docs/benchmarks.md).
+    site's two calls (remove_site, add_site) pass only the arrays they need (``SiteView``).
+    The site maps and the links are 32-bit: a TYPE sweep reads them all over the corpus, and
+    halving their bytes took 5–10 % off its time (more when other programs crowd the
+    processor's cache; docs/benchmarks.md).
     """
 
     __slots__ = ()
