@@ -803,16 +803,12 @@ def _block_candidates(state, s0, out):
     Parameters
     ----------
     state : PtsgState
-        stack used as work; gathering set.
-    s0 : int
-        The pivot, removed.
-    out : int64[S]
-        Output: the sites.
+    s0, out
+        As find_candidates'.
 
     Returns
     -------
     int
-        How many.
     """
     view = CandidateView(state.parent, state.left, state.right, state.node_site,
                          state.site_node, state.cut, state.h_in, state.slot_key,
@@ -823,16 +819,16 @@ def _block_candidates(state, s0, out):
 
 @kernel
 def find_candidates(state, s0, out):
-    """The sites of the removed pivot's type (M, U, L). A site of
-    the type sits where the pivot sits in its fragment: the same way down from the fragment's
-    root (keys identify fragments up to their shape, so an occurrence of M, or of U with L at
-    the end of that way, has the site there, and no other: cutting one fragment at two
-    different nodes gives two different uppers). The cut ones are found through the shorter
-    of the lists of L and of U (a common lower part, a determiner's word, under a rare upper
-    part is found from the upper's few occurrences), the others through the list of M; the
-    pivot, set aside with its fragments in the index, is among them. Nothing is written for
-    them but ``out`` (a row per candidate cost a third of a TYPE sweep on GUM: one more line
-    of memory each, far apart): remove_site knows them by ``gathering``.
+    """The sites of the removed pivot's type (M, U, L). A site of the type sits where the pivot
+    sits in its fragment: the same way down from the fragment's root (keys identify fragments
+    up to their shape, so an occurrence of M, or of U with L at the end of that way, has the
+    site there, and no other: cutting one fragment at two different nodes gives two different
+    uppers). The cut ones are found through the shorter of the lists of L and of U (a common
+    lower part, a determiner's word, under a rare upper part is found from the upper's few
+    occurrences), the others through the list of M; the pivot, set aside with its fragments in
+    the index, is among them. Nothing is written for them but ``out`` (a row per candidate cost
+    a third of a TYPE sweep on GUM: one more line of memory each, far apart): remove_site knows
+    them by ``gathering``.
 
     Parameters
     ----------
