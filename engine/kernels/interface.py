@@ -250,9 +250,11 @@ def for_state(state_class, inlined=()):
     """Decorator registering a model's njit implementation of interface function ``stub``.
 
     Besides INLINED, the functions named in ``inlined`` are inlined for this state class: a
-    model's implementation that only hands a few of the state's arrays to a kernel of its own
-    (a call passes every array it is given, ~7 machine words each) and has no loop (Numba's
-    inliner mis-scopes loop variables of helpers inlined into an inlined overload).
+    model's implementation that only hands a few of the state's arrays to kernels of its own
+    (a call passes every array it is given, ~7 machine words each) and does little else: no
+    loop (Numba's inliner mis-scopes loop variables of helpers inlined into an inlined
+    overload), and no work of its own — the USM's block-site bookkeeping, loop-free, inlined
+    there gave wrong counts without a warning; as a kernel of five arrays LLVM inlines it.
 
     Usage::
 

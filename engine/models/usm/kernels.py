@@ -104,7 +104,8 @@ class UsmState(namedtuple("UsmState", [
     Arrays of one kind and length share a 2-D array: a call that is not inlined passes every array
     of the state (~7 words each), and its cost grows with them — eight more one-element fields
     made TYPE 25 % slower, three fewer arrays (hashes, tables, base) 20 % faster. A TYPE block
-    site's two calls (remove_site, add_site) pass only the arrays they need (``SiteView``).
+    site's two calls (remove_site, add_site) pass only the arrays they need (``SlotView``,
+    ``SiteView``).
     The site maps and the links are 32-bit: a TYPE sweep reads them all over the corpus, and
     halving their bytes took 5–10 % off its time (more when other programs crowd the
     processor's cache; docs/benchmarks.md).
@@ -671,16 +672,16 @@ def count_words(state, a, p, e, delta):
 
 
 @kernel  # not inlined: only a changed site calls it, and inlined it doubled the compile time
-def replace_words(state, a, p, e, v):
-    """Set b_p = v ≠ b_p for the site spanning chars[a:e]: its words leave the lexicon and
-    those of v join it.
+def replace_words(state, s, v):
+    """Set b_s = v ≠ b_s: the site's words leave the lexicon and those of v join it.
 
     Parameters
     ----------
     state : UsmState
         Mutated.
-    a, p, e, v : int
+    s, v : int
     """
+    a, p, e = site_span(state, s)
     state.counts[BLOCK_LEN1] = 0  # the lexicon's entries may move: the block's slots are stale
     if v:
         remove_word(state, a, e)
@@ -718,10 +719,31 @@ def site_view(state):
                     state.tables, state.counts, state.removed)
 
 
+# what a block site whose words' slots are known needs (``moved_by_slots``): ~37 words
+SlotView = namedtuple("SlotView", ("site_pos", "bound", "tables", "counts", "removed"))
+
+
+@inline
+def slot_view(state):
+    """The arrays of ``SlotView``.
+
+    Parameters
+    ----------
+    state : UsmState
+
+    Returns
+    -------
+    SlotView
+    """
+    return SlotView(state.site_pos, state.bound, state.tables, state.counts, state.removed)
+
+
 @implements(interface.remove_site)
 def _remove_site(state, s):
-    """interface.remove_site (``take_out``), inlined into the moves: a TYPE block site calls
-    it, so it hands its kernel the arrays it needs, not the whole state.
+    """interface.remove_site, inlined into the moves: a site of the TYPE block under way whose
+    words' slots are known — nearly every site a TYPE sweep removes — is set aside by
+    ``moved_by_slots``, any other by ``take_out``; each is handed the arrays it needs, not the
+    whole state.
 
     Parameters
     ----------
@@ -729,7 +751,8 @@ def _remove_site(state, s):
         Mutated.
     s : int
     """
-    take_out(site_view(state), s)
+    if not moved_by_slots(slot_view(state), s, -1):
+        take_out(site_view(state), s)
 
 
 @kernel
@@ -754,15 +777,14 @@ def take_out(state, s):
         a, p, e = site_span(state, s)
         site_words(state, a, p, e)
     count_block_words(state, a, p, e, -1)
-    state.counts[ASIDE] += 1
-    for i in range(a, e):
-        state.removed[i] = 1
+    set_aside(state, a, e, -1)
 
 
 @implements(interface.add_site)
 def _add_site(state, s, v):
-    """interface.add_site (``put_back``, then ``replace_words`` when b_s changes), inlined
-    into the moves as remove_site is; the last site of a block put back ends it
+    """interface.add_site, inlined into the moves as remove_site is: a block site whose words'
+    slots are known is counted back by ``moved_by_slots``, any other by ``put_back``; then
+    ``replace_words`` when b_s changes. The last site of a block put back ends it
     (``block_words``).
 
     Parameters
@@ -771,25 +793,22 @@ def _add_site(state, s, v):
         Mutated.
     s, v : int
     """
-    a, p, e = put_back(site_view(state), s)
-    if v != state.bound[p]:
-        replace_words(state, a, p, e, v)
+    if not moved_by_slots(slot_view(state), s, 1):
+        put_back(site_view(state), s)
+    if v != state.bound[state.site_pos[s]]:
+        replace_words(state, s, v)
 
 
 @kernel
 def put_back(state, s):
     """add_site's part for every site: its words counted back (they are on their lists) and
-    its symbols unmarked; return its span (``site_span``).
+    its symbols unmarked.
 
     Parameters
     ----------
     state : SiteView
         Mutated.
     s : int
-
-    Returns
-    -------
-    (int64, int64, int64)
     """
     if state.counts[BLOCK_LEN1] > 0:
         a, p, e = block_span(state, s)
@@ -797,12 +816,78 @@ def put_back(state, s):
     else:
         a, p, e = site_span(state, s)
         count_words(state, a, p, e, 1)
-    state.counts[ASIDE] -= 1
-    if state.counts[ASIDE] == 0:
-        state.counts[BLOCK_LEN1] = 0
-    for i in range(a, e):
-        state.removed[i] = 0
-    return a, p, e
+    set_aside(state, a, e, 1)
+
+
+@inline
+def block_slots_known(state, s):
+    """Whether site s is one of the TYPE block under way (its sites set aside, its words
+    remembered: ``block_words``) and the lexicon slots of the words it has are known: then
+    remove_site and add_site count it by slot with no lookup (``moved_by_slots``). When a
+    block's pivot is joined, w1's and w2's slots are looked up at its first split site.
+
+    Parameters
+    ----------
+    state : SlotView
+    s : int
+
+    Returns
+    -------
+    bool
+    """
+    counts = state.counts
+    known = counts[ASIDE] > 0 and counts[BLOCK_LEN1] > 0
+    if known and state.bound[state.site_pos[s]]:
+        known = counts[BLOCK_LEFT] != UNSEEN and counts[BLOCK_RIGHT] != UNSEEN
+    elif known:
+        known = counts[BLOCK_JOIN] != UNSEEN
+    return known
+
+
+@kernel
+def moved_by_slots(state, s, delta):
+    """Set site s aside (delta = −1) or put it back (1) when it is one of the TYPE block under
+    way and its words' slots are known (``block_slots_known``), and say whether it was:
+    remove_site's and add_site's common case, small enough for LLVM to inline into the moves,
+    which saves a call's copying of the arrays (br-phono: TYPE 3.58 → 3.0 × TOKEN). Numba's
+    own inlining of it into the inlined remove_site gave wrong counts, without a warning (the
+    running log-likelihood of tests/unit/test_usm_any_length.py off).
+
+    Parameters
+    ----------
+    state : SlotView
+        Mutated.
+    s, delta : int
+
+    Returns
+    -------
+    bool
+    """
+    known = block_slots_known(state, s)
+    if known:
+        a, p, e = block_span(state, s)
+        count_by_slots(state, p, delta)
+        set_aside(state, a, e, delta)
+    return known
+
+
+@inline
+def set_aside(state, a, e, delta):
+    """Mark the symbols chars[a:e] of a site's words as set aside (delta = −1) or unmark them
+    (1), keeping count of the sites aside; the TYPE block under way ends when its last site is
+    put back.
+
+    Parameters
+    ----------
+    state : UsmState, SiteView or SlotView
+        Mutated.
+    a, e, delta : int
+    """
+    counts = state.counts
+    counts[ASIDE] -= delta
+    state.removed[a:e] = np.uint8(delta < 0)  # as a loop: TYPE 15 → 17 ms on br-phono
+    if counts[ASIDE] == 0:
+        counts[BLOCK_LEN1] = 0
 
 
 @inline
@@ -918,7 +1003,8 @@ def word_count(state, row, x, e):
 
 @inline
 def count_block_words(state, a, p, e, delta):
-    """count_words by the remembered slots (``site_words``, or the TYPE block's).
+    """count_words by the remembered slots (``site_words``, or the TYPE block's), looked up
+    first where they are not known yet.
 
     Parameters
     ----------
@@ -926,13 +1012,31 @@ def count_block_words(state, a, p, e, delta):
         Mutated.
     a, p, e, delta : int
     """
+    if state.bound[p]:
+        block_slot(state, BLOCK_LEFT, a, p + 1)
+        block_slot(state, BLOCK_RIGHT, p + 1, e)
+    else:
+        block_slot(state, BLOCK_JOIN, a, e)
+    count_by_slots(state, p, delta)
+
+
+@inline
+def count_by_slots(state, p, delta):
+    """count_words for the site after symbol p by the remembered slots of its words, all known.
+
+    Parameters
+    ----------
+    state : UsmState, SiteView or SlotView
+        Mutated.
+    p, delta : int
+    """
     counts = state.counts
     if state.bound[p]:
-        state.tables[LEXICON + SIZE, block_slot(state, BLOCK_LEFT, a, p + 1)] += delta
-        state.tables[LEXICON + SIZE, block_slot(state, BLOCK_RIGHT, p + 1, e)] += delta
+        state.tables[LEXICON + SIZE, counts[BLOCK_LEFT]] += delta
+        state.tables[LEXICON + SIZE, counts[BLOCK_RIGHT]] += delta
         counts[WORDS] += 2 * delta
     else:
-        state.tables[LEXICON + SIZE, block_slot(state, BLOCK_JOIN, a, e)] += delta
+        state.tables[LEXICON + SIZE, counts[BLOCK_JOIN]] += delta
         counts[WORDS] += delta
     counts[ENDS] += delta * counts[BLOCK_FINAL]
     counts[MEMO_END] = -1
@@ -1026,9 +1130,8 @@ def _set_value(rng, state, s, v):
         Mutated.
     s, v : int
     """
-    a, p, e = site_span(state, s)
-    if state.bound[p] != v:
-        replace_words(state, a, p, e, v)
+    if state.bound[state.site_pos[s]] != v:
+        replace_words(state, s, v)
 
 
 @implements(interface.reseats)
