@@ -83,19 +83,22 @@ def test_equal_engine_time_keeps_the_chains_near_the_same_seconds(pool):
     race = LiveRace(pool, UsmModel.build(None), plan(["token", "type"], 2, seed=1,
                                                      total_sweeps=10**6, eta=1.0))
     assert race.wait_ready(WAIT)
-    for _ in range(10):
+    # engine time is processor time: on a loaded machine (make test's workers beside the
+    # niced chain workers) it grows slower than the clock, so tick until every chain has some
+    deadline = time.monotonic() + WAIT
+    while min(race.seconds()) < 0.3 and time.monotonic() < deadline:
         race.tick("time", 1, budget=0.2)
         time.sleep(0.2)
     race.sweep(0)  # aim at where the chains are: they stop
     time.sleep(0.3)
     seconds, sweeps = np.array(race.seconds()), np.array(race.sweeps())
     assert seconds.min() > 0.2
-    # at equal passes TYPE's chains would be ~5 times TOKEN's; a loaded machine (make test's
-    # workers beside) stretches single ticks, measured to 0.57–0.86 s
-    assert seconds.max() < 2 * seconds.min(), seconds
-    # TOKEN's sweeps are cheaper: its chains did more, together (one chain alone may lose its
-    # core mid-sweep on a loaded machine: 31 sweeps against its twin's 250, TYPE's 41 and 29)
-    assert sweeps[:2].sum() > sweeps[2:].sum()
+    # at equal passes TYPE's chains would be 2-3 times TOKEN's
+    assert seconds.max() < 1.5 * seconds.min(), seconds
+    # TOKEN's sweeps are cheaper: its chains did more, each (engine time charges a chain nothing
+    # for the moments its worker lost the core; on the wall clock, under make test's load, TOKEN's
+    # chains once did 31 and 49 sweeps to TYPE's 117 and 81)
+    assert min(sweeps[:2]) > max(sweeps[2:]), sweeps
     race.close()
 
 
