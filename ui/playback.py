@@ -28,9 +28,9 @@ CLOCK_HELP = ("**Equal passes**: every sampler advances the same number of passe
               "every line ends at the same engine time. Engine time is the processor time of the "
               "sweeps themselves, so what else the machine does meanwhile is charged to no "
               "sampler; but it is the machine's: every sampler is tuned to run near its own "
-              "limit, but their ratios move with the machine's memory (on the Brent corpus a TYPE pass of word segmentation took 3.3–5 "
-              "TOKEN passes on the two machines of docs/benchmarks.md). A new clock starts the "
-              "chains again.")
+              "limit, yet their ratios move with the machine's memory (on the Brent corpus a "
+              "TYPE pass of word segmentation took 2.7–5 TOKEN passes on the two machines of "
+              "docs/benchmarks.md). A new clock starts the chains again.")
 KEYS_HINT = "Keys: **Space** play / pause · **→** one {step} · **0** reset"
 
 # the engine time every playing session together may use, as a share of the machine's wall
