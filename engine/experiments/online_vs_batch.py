@@ -75,6 +75,7 @@ def batch_chain(population, kind, seconds, seed, eta=0.5, rows=20):
     parts = population.new(1, keep_segmentations=True)
     bound = model.final.copy()
     bound[model.site_pos] = rng.random(model.n_sites) < eta
+    # wall time, as the particle filter's engine time (engine.samplers.particle)
     started = time.perf_counter()
     parts = population.seat(parts, 0, bound, rng)
     spent = time.perf_counter() - started

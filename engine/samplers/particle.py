@@ -157,7 +157,9 @@ class ParticleFilter:
         self.log_w_read = self.log_w.copy()  # the last observation's weights, before resampling
         self.log_z = 0.0
         self.read = 0  # observations read
-        self.seconds = 0.0  # engine time
+        # engine time, on the wall clock (a Run's is its thread's processor time: engine.run):
+        # the particles propagate in threads, whose processor time one thread's clock misses
+        self.seconds = 0.0
         self.trace = []
         self.history = [] if record_history else None
         self._log_inc = np.empty(self.n)
