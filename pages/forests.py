@@ -169,8 +169,9 @@ def check_view(race):
     one it has."""
     s = st.session_state
     if s.fo_shown not in race.runs:
-        s.fo_shown = next(iter(race.runs))
-    s.fo_pair = max(1, min(s.fo_pair, pairs(race)))
+        SETTINGS.fit("shown", next(iter(race.runs)), "this race does not run that sampler")
+    SETTINGS.fit("pair", max(1, min(s.fo_pair, pairs(race))),
+                 f"the corpus has {pairs(race):,} pairs")
 
 
 def pairs(race):

@@ -29,7 +29,7 @@ from ui.page import prologue
 from ui.warmup import warm_samplers
 from ui.particle_view import (GENEALOGY_PARTICLES, ess_chart, genealogy_chart, particle_cards,
                               versus_chart, weights_chart, z_chart)
-from ui.settings import PageSettings, Setting
+from ui.settings import PageSettings, Setting, plain
 
 KEY = "pf"
 MAX_PARTICLES = 1000
@@ -421,8 +421,8 @@ def corpus_problem():
     try:
         kind.read(file.getvalue(), file.name)
     except CorpusError as err:
-        return f"{file.name} cannot be read: {str(err).rstrip('.')}. {expected}"
-    return f"{file.name} cannot be used: its message in the sidebar says why. {expected}"
+        return f"{plain(file.name)} cannot be read: {plain(str(err).rstrip('.'))}. {expected}"
+    return f"{plain(file.name)} cannot be used: its message in the sidebar says why. {expected}"
 
 
 def comparison_problem(config):

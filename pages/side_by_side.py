@@ -1,18 +1,18 @@
 """Side by side: two views of a lesson at once, each playing on its own — for a lecturer's "what
 changes if …". Each half is the lesson itself opened from a link (its own session on this
 server, in an embedded frame), so anything a lesson's link can set can be compared."""
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import streamlit as st
-import streamlit.components.v1 as components
 
+from ui import course
 from ui.page import prologue
-from ui.settings import APP_SETTINGS, PageSettings, Setting, app_address
+from ui.settings import APP_SETTINGS, PageSettings, Setting, app_address, echo
 
 KEY = "sbs"
-# the lessons a half may show: a link's path, as Streamlit names the pages in app.py
-LESSONS = ("toy_posterior", "type_blocks", "word_segmentation", "tag_trajectories",
-           "hmm_estimators", "restaurants", "particle_filter", "sampler_race")
+# the lessons a half may show: a link's path, as Streamlit names the course's pages (app.py)
+LESSONS = tuple(Path(lesson.page).stem for lesson in course.LESSONS)
 HEIGHT = 1500  # pixels of each half: a lesson's controls and its first charts
 
 # a question, and the two links that answer it (the page's presets). A link names only the
@@ -48,7 +48,7 @@ def lesson_address(link):
     parts = urlsplit(link.strip())
     path = parts.path.strip("/").rsplit("/", 1)[-1]
     if path not in LESSONS:
-        raise ValueError(f"“{link.strip()[:80]}” is not a link to one of the lessons: copy one "
+        raise ValueError(f"{echo(link)} is not a link to one of the lessons: copy one "
                          "from a lesson's **Share this view** (in its sidebar)")
     # the halves follow this page's app settings (the presenter mode), not the links'
     ignored = {"embed", "embed_options", *APP_SETTINGS}
@@ -86,5 +86,5 @@ for half, side in zip(halves, ("left", "right")):
         continue
     with half:
         st.caption(f"**{side.capitalize()}**: {path.replace('_', ' ')}"
-                   + (f" · {', '.join(f'{k} = {v}' for k, v in query)}" if query else ""))
-        components.iframe(framed(path, query), height=HEIGHT, scrolling=True)
+                   + (f" · {', '.join(echo(f'{k} = {v}') for k, v in query)}" if query else ""))
+        st.iframe(framed(path, query), height=HEIGHT)

@@ -15,7 +15,7 @@ from ui.kinds.registry import picker_of
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
 from ui.warmup import warm_samplers
-from ui.settings import PageSettings, Setting
+from ui.settings import PageSettings, Setting, echo
 from ui.theme import label
 
 KEY = "hmm"
@@ -151,13 +151,14 @@ def check_view(race):
     s = st.session_state
     frequent = frequent_words(model)
     if s.hmm_word not in frequent:
-        if s.hmm_word:
-            st.warning(f"“{s.hmm_word}” is not among this corpus's 200 most frequent words; "
-                       "following another.")
-        s.hmm_word = default_word(model, frequent)
+        why = "it is not among this corpus's 200 most frequent words"
+        if s.hmm_word and "word" not in SETTINGS.linked():  # a link's is said in its notice
+            st.warning(f"{echo(s.hmm_word)}: {why}; following another.")
+        SETTINGS.fit("word", default_word(model, frequent), why)
     if s.hmm_shown not in race.runs:
-        s.hmm_shown = next(iter(race.runs))
-    s.hmm_window = min(s.hmm_window, max(0, model.n_sites - 1))
+        SETTINGS.fit("shown", next(iter(race.runs)), "this race does not run that sampler")
+    SETTINGS.fit("window", min(s.hmm_window, max(0, model.n_sites - 1)),
+                 f"the corpus has {model.n_sites:,} tokens")
 
 
 def draw_views(race):

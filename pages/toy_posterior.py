@@ -70,7 +70,8 @@ SETTINGS = PageSettings(KEY, (
     Setting("skip", True, bool, "the skip approximation"),
     Setting("chains", 200, int, "the number of TOKEN chains", 1, MAX_CHAINS),
     *playback.SETTINGS,
-), PRESETS)
+), PRESETS, agree=lambda values: {} if values["m"] <= values["n"] else {
+    "m": f"the initial m must be between 0 and n = {values['n']:,}"})
 
 
 def follow_n():
@@ -266,9 +267,8 @@ prologue("Toy posterior: n copies of `ab`",
          "Liang, Jordan & Klein (2010), §2. Each copy of `ab` is either one word `ab` (z = 0) "
          "or two words `a b` (z = 1); m counts the split copies.")
 SETTINGS.restore()
-if "toy_n_before" not in st.session_state and "n" in st.query_params and \
-        "m" not in st.query_params:
-    st.session_state.toy_m = st.session_state.toy_n  # a link with n alone: start at m = n
+if "toy_n_before" not in st.session_state and "m" not in SETTINGS.linked():
+    st.session_state.toy_m = st.session_state.toy_n  # a link without m: start at m = n
 config = settings()
 warm_samplers(ToyModel, config["samplers"], lesson=True)
 issues = problems(config)

@@ -233,11 +233,14 @@ def check_view(race):
     s = st.session_state
     model = next(iter(race.runs.values())).model
     if s.tf_shown not in race.runs:
-        s.tf_shown = next(iter(race.runs))
-    s.tf_first = min(s.tf_first, len(model.trees))
-    s.tf_parse = max(1, min(s.tf_parse, len(held_out_sentences(model))))
+        SETTINGS.fit("shown", next(iter(race.runs)), "this race does not run that sampler")
+    SETTINGS.fit("first", min(s.tf_first, len(model.trees)),
+                 f"the corpus has {len(model.trees):,} trees")
+    held_out = len(held_out_sentences(model))
+    SETTINGS.fit("parse", max(1, min(s.tf_parse, held_out)),
+                 f"there are {held_out:,} held-out sentences")
     if s.tf_root != ALL and s.tf_root not in model.packed.labels:
-        s.tf_root = ALL
+        SETTINGS.fit("root", ALL, "the corpus has no such nonterminal")
 
 
 def view_controls(race):

@@ -66,7 +66,7 @@ def settings():
     with st.sidebar:
         if view.corpora:
             if s.tb_source not in view.corpora:  # another kind's corpus, or none chosen yet
-                s.tb_source = view.corpora[0]
+                SETTINGS.fit("source", view.corpora[0], "this model has no such corpus")
             if len(view.corpora) > 1:
                 st.radio("Corpus", view.corpora, key="tb_source")
             st.slider(view.unit, 5, 150, step=5, key="tb_size")

@@ -161,8 +161,9 @@ def check_view(race):
     fall back to ones it has."""
     s = st.session_state
     if s.seg_shown not in race.runs:
-        s.seg_shown = next(iter(race.runs))
-    s.seg_first = min(s.seg_first, len(next(iter(race.runs.values())).model.texts))
+        SETTINGS.fit("shown", next(iter(race.runs)), "this race does not run that sampler")
+    count = len(next(iter(race.runs.values())).model.texts)
+    SETTINGS.fit("first", min(s.seg_first, count), f"the corpus has {count:,} utterances")
 
 
 def view_controls(race):

@@ -2,7 +2,8 @@
 built-in corpus, an upload read by the kind's reader, a generator's refusal said in words.
 
 A file that cannot be read is reported with the reader's message (it names the line) and the
-previous corpus stays in use, so a running race is never lost to a bad upload.
+previous corpus stays in use, so a running race is never lost to a bad upload. What the file
+gives (its name, its words quoted by the reader) is shown as typed (ui.settings.plain).
 """
 from dataclasses import dataclass
 from typing import Callable
@@ -11,6 +12,7 @@ import streamlit as st
 
 from datasets import kinds
 from datasets.errors import CorpusError
+from ui.settings import plain
 
 UPLOAD_NOTE = "An uploaded file cannot travel in a link: the link opens the upload box."
 
@@ -45,7 +47,7 @@ def read_file(kind, file, **reading):
     try:
         return _read(kind.name, file.getvalue(), file.name, tuple(reading.items()))
     except CorpusError as err:
-        st.error(f"Cannot read {file.name}: {err}")
+        st.error(f"Cannot read {plain(file.name)}: {plain(err)}")
         return None
 
 
@@ -64,13 +66,13 @@ def wrong_suffix(kind, file_name):
         return None
     # imported here: the views are built from this module's pickers
     from ui.kinds.registry import views
-    message = (f"Cannot read {file_name}: this page reads {kind.label} from a file ending in "
+    message = (f"Cannot read {plain(file_name)}: this page reads {kind.label} from a file ending in "
                f"{suffixes_text(kind.suffixes)}.")
     others = [view for view in views().values() if view.picker is not None
               and view.picker.data is not kind and suffix in view.picker.data.suffixes]
     for view in others:
         *first, last = view.lessons
-        message += (f" A .{suffix} file is {view.picker.data.label}: "
+        message += (f" A .{plain(suffix)} file is {view.picker.data.label}: "
                     f"{', '.join(first)} and {last} read it.")
     return message
 

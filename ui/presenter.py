@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.samplers import SAMPLERS, look
 from engine.samplers import colour as usual_colour
-from ui.settings import APP_SETTINGS, Setting
+from ui.settings import APP_SETTINGS, Setting, refuse
 
 SETTING = Setting("presenter", False, bool, "presenter mode")
 APP_SETTINGS[SETTING.name] = SETTING
@@ -44,6 +44,11 @@ SWITCH_CSS = """<style>
     display: none; }
 }
 </style>"""
+# a page embedded in Side by side shows the lesson only: its settings come from its link there
+EMBEDDED_CSS = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapseButton"],
+[data-testid="stExpandSidebarButton"] { display: none; }
+</style>"""
 PRESENTER_CSS = """<style>
 html { font-size: 20px; }
 @media (max-width: 640px) { html { font-size: 17px; } }
@@ -61,11 +66,15 @@ def switch():
     if KEY not in st.session_state:
         st.session_state[KEY] = _from_address()
     st.session_state[TOGGLE] = st.session_state[KEY]
-    st.html(SWITCH_CSS)
-    with st.container(key="presenter_switch"):
-        st.toggle("Presenter", key=TOGGLE, on_change=_turn,
-                  help="for a projector: larger text, thicker lines, no sidebar, and colours "
-                       "with dashes that colour-blind viewers tell apart; kept in the link")
+    if st.context.is_embedded:  # a half of Side by side: that page's switch sets the mode
+        st.html(EMBEDDED_CSS)
+    else:
+        st.html(SWITCH_CSS)
+        with st.container(key="presenter_switch"):
+            st.toggle("Presenter", key=TOGGLE, on_change=_turn,
+                      help="for a projector: larger text, thicker lines, no sidebar, and "
+                           "colours with dashes that colour-blind viewers tell apart; kept in "
+                           "the link")
     st.set_page_config(initial_sidebar_state="collapsed" if on() else "auto")
     if on():
         st.html(PRESENTER_CSS)
@@ -85,8 +94,7 @@ def _from_address():
     try:
         return SETTING.parse(text)
     except ValueError as err:
-        st.warning(f"Ignored in the address: `{KEY}={text}`: {err}.",
-                   icon=":material/link_off:")
+        refuse(KEY, text, err)
         return SETTING.default
 
 

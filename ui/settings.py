@@ -9,13 +9,23 @@ Why a copy is kept: Streamlit deletes a widget's value when a run of the app doe
 widget, i.e. as soon as the user opens another page; the copy puts it back on return, so the
 page's run (keyed by its settings) is found where it was.
 """
+import contextlib
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
 PRESET = "preset"  # the address parameter naming a preset
+ECHO = 40  # characters of a visitor's text a message repeats (a 5,000-digit seed is not)
+# this run's "Ignored in the address" notice: (its place at the top of the page, what it says);
+# present only while app.py runs the page (``address_notice``)
+NOTICE = "_address_notice"
+# what Markdown (with GitHub's and Streamlit's additions) would render in a visitor's text:
+# emphasis, code, links and images, HTML and <autolinks>, strikethrough, LaTeX, e-mail
+# autolinks, a colon opening an icon or a directive (":red[", ":material/") or a URL's
+# "http://", and the dot of "www." (CommonMark lets any ASCII punctuation be escaped)
+MARKDOWN = re.compile(r"([\\`*_\[\]<>~$@{}]|:(?=[A-Za-z/])|(?<=www)\.)", re.IGNORECASE)
 # settings of the whole app, not of one page (presenter mode, ui/presenter.py): {name: Setting};
 # their values live in st.session_state under their names, and every page's address keeps them
 APP_SETTINGS = {}
@@ -24,6 +34,95 @@ APP_SETTINGS = {}
 def slug(label):
     """A preset's name in the address: "TOKEN stuck at m = n" → "token-stuck-at-m-n"."""
     return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+
+
+def plain(text):
+    """A visitor's ``text`` (an address value, a file name, a line of an upload) as Markdown
+    that shows it as typed: one line, what Markdown would render escaped (MARKDOWN), so no
+    link, emphasis, HTML or icon of a visitor's is rendered in a message."""
+    return MARKDOWN.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def short(text):
+    """``text`` cut to its first ECHO characters (and "…")."""
+    text = str(text)
+    return text if len(text) <= ECHO else text[:ECHO] + "…"
+
+
+def echo(text):
+    """A visitor's ``text`` repeated in a message: shortened (``short``), as code, so shown
+    as typed (a code span renders no Markdown; its fence is longer than any run of backticks
+    in the text)."""
+    text = short(" ".join(str(text).split()))
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" else ""  # else the fence would grow
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+@dataclass
+class _Notice:
+    """This run's notice: its place, what it says, and whether app.py opened it."""
+
+    place: object
+    said: list = field(default_factory=list)
+    by_app: bool = False
+
+
+@contextlib.contextmanager
+def address_notice():
+    """app.py runs the page inside this: every address value ignored during the run
+    (``ignore``) is said in one notice at the top of the page."""
+    st.session_state[NOTICE] = _Notice(st.empty(), by_app=True)
+    try:
+        yield
+    finally:
+        st.session_state.pop(NOTICE, None)
+
+
+def page_notice():
+    """Called first in every page's run (ui.page.prologue): a page Streamlit runs without
+    app.py (its old mode, ui.entry; AppTest's page runs) opens this run's notice itself."""
+    notice = st.session_state.get(NOTICE)
+    if notice is None or not notice.by_app:
+        st.session_state[NOTICE] = _Notice(st.empty())
+
+
+def ignore(why):
+    """Say in this run's notice that an address value was ignored, and ``why`` (Markdown whose
+    visitor text went through ``echo``)."""
+    notice = st.session_state.get(NOTICE)
+    if notice is None:  # a run that opened none (a page not through prologue): a notice here
+        notice = st.session_state[NOTICE] = _Notice(st.empty())
+    notice.said.append(why)
+    notice.place.warning("Ignored in the address: " + "; ".join(notice.said) + ". The page "
+                         "runs without them (those settings keep their defaults).",
+                         icon=":material/link_off:")
+
+
+def refuse(name, text, why):
+    """``ignore`` the address's ``name=text`` because of ``why``."""
+    ignore(f"{echo(f'{name}={text}')}: {why}")
+
+
+def asked_page(url, base=""):
+    """The page an address asks for: its path after the app's own (``base``, Streamlit's
+    server.baseUrlPath); "" for the app's root."""
+    path, base = urlsplit(url).path.strip("/"), base.strip("/")
+    if base and (path == base or path.startswith(base + "/")):
+        path = path[len(base):].strip("/")
+    return path
+
+
+def check_page(page):
+    """Say so when the address asks for a page the app does not have: Streamlit then opens
+    the default ``page`` (Home) without a word."""
+    url = st.context.url
+    if url is None or page.url_path:
+        return
+    asked = asked_page(url, st.get_option("server.baseUrlPath"))
+    if asked:
+        ignore(f"there is no page {echo(asked)}: this is {page.title}, and the lessons are "
+               "in the menu")
 
 
 def app_address():
@@ -65,20 +164,24 @@ class Setting:
             return text == "1"
         if self.kind is str:
             if self.choices and text not in self.choices:
-                raise ValueError(f"{self.what} must be one of {', '.join(self.choices)}")
+                raise self._out_of_range()
             return text
         try:
             value = self.kind(text)
         except ValueError:
+            if text.strip().lstrip("+-").isdigit():  # more digits than Python converts
+                raise self._out_of_range() from None
             noun = "a whole number" if self.kind is int else "a number"
             raise ValueError(f"{self.what} must be {noun}") from None
-        if self.choices:
-            if value not in self.choices:
-                raise ValueError(f"{self.what} must be one of "
-                                 f"{', '.join(map(str, self.choices))}")
-        elif value != value or not self.low <= value <= self.high:
-            raise ValueError(f"{self.what} must be between {self.low:,} and {self.high:,}")
+        fits = value in self.choices if self.choices else self.low <= value <= self.high
+        if not fits:  # NaN too: it compares false
+            raise self._out_of_range()
         return value
+
+    def _out_of_range(self):
+        if self.choices:
+            return ValueError(f"{self.what} must be one of {', '.join(map(str, self.choices))}")
+        return ValueError(f"{self.what} must be between {self.low:,} and {self.high:,}")
 
     def say(self, value):
         """``value`` in the widget's words (each of a tuple's, joined with commas)."""
@@ -98,12 +201,15 @@ class PageSettings:
     """The settings of one page (``prefix`` keys its session state: ``{prefix}_{name}``).
 
     presets: {label: {setting name: value}}; each is also a link (``?preset=<label>``).
+    agree: values → {name: why} of the settings whose values do not fit with the others' (the
+    toy's initial m above n); a link's such value is refused like a bad one.
     """
 
-    def __init__(self, prefix, settings, presets=None):
+    def __init__(self, prefix, settings, presets=None, agree=None):
         self.prefix = prefix
         self.settings = {s.name: s for s in settings}
         self.presets = presets or {}
+        self.agree = agree or (lambda values: {})
 
     def key(self, name):
         return f"{self.prefix}_{name}"
@@ -146,7 +252,10 @@ class PageSettings:
             st.session_state[self.key("preset")] = None
 
     def _from_address(self):
-        found, notices = {}, []
+        """The settings the address gives (a preset's, then single ones). A value that is
+        bad, unknown, or does not fit with the others (``agree``) is said in the notice
+        (``ignore``) and left out; the names taken are kept (``linked``)."""
+        found = {}
         params = st.query_params.to_dict()
         preset = params.pop(PRESET, None)
         for name in APP_SETTINGS:  # not this page's: read where they are kept
@@ -157,20 +266,44 @@ class PageSettings:
                 found.update(self.presets[named[preset]])
                 st.session_state.setdefault(self.key("preset"), named[preset])
             else:
-                notices.append(f"no preset is called “{preset}”")
+                ignore(f"no preset is called {echo(preset)}")
         for name, text in params.items():
             setting = self.settings.get(name)
             if setting is None:
-                notices.append(f"`{name}` is not a setting of this page")
+                ignore(f"{echo(name)} is not a setting of this page")
                 continue
             try:
                 found[name] = setting.parse(text)
             except ValueError as err:
-                notices.append(f"`{name}={text}`: {err}")
-        if notices:
-            st.warning("Ignored in the address: " + "; ".join(notices) +
-                       ". Those settings keep their defaults.", icon=":material/link_off:")
+                refuse(name, text, err)
+        defaults = {name: setting.default for name, setting in self.settings.items()}
+        for name, why in self.agree({**defaults, **found}).items():
+            if name in found and name in params:  # a preset's values always agree
+                refuse(name, params[name], why)
+                del found[name]
+        st.session_state[self._linked] = set(found)
         return found
+
+    @property
+    def _linked(self):
+        return f"_{self.prefix}_linked"
+
+    def linked(self):
+        """The names of the settings this session took from the address (none before
+        ``restore``, nor after a refusal by ``fit``)."""
+        return st.session_state.get(self._linked, set())
+
+    def fit(self, name, value, why):
+        """Set ``name`` to ``value``, a value the page's data has (a view's fall-back: a tree
+        the corpus has, a sampler the race runs), when it is not; said in the address's
+        notice (with ``why``) when the address gave the value that did not fit."""
+        key = self.key(name)
+        if st.session_state[key] == value:
+            return
+        if name in self.linked():
+            refuse(name, self.settings[name].text(st.session_state[key]), why)
+            self.linked().discard(name)
+        st.session_state[key] = value
 
     def values(self):
         """{name: current value} (a multiselect's list as a tuple, as settings hold it)."""

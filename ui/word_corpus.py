@@ -8,7 +8,7 @@ from datasets.segmented import SEGMENTATION
 from datasets.tagged import TAGGING
 from ui.corpus_choice import builtin, read_file, suffixes_text
 from ui.kinds import segmentation
-from ui.settings import Setting
+from ui.settings import Setting, plain
 
 SOURCES = {"nursery": "Built-in: nursery talk", "tagged": "Built-in: simple sentences",
            "synthetic": "Synthetic (Zipf lexicon)",
@@ -62,7 +62,7 @@ def choose_word_corpus(key):
         return None
     suffix = file.name.rpartition(".")[2].lower()
     if suffix not in UPLOADS:  # the box takes any file, to say here what it reads
-        st.error(f"Cannot read {file.name}: this page reads plain segmented text (.txt) or "
+        st.error(f"Cannot read {plain(file.name)}: this page reads plain segmented text (.txt) or "
                  "CoNLL-U (.conllu).")
         return None
     return UPLOADS[suffix](file)
