@@ -26,6 +26,12 @@ NOTICE = "_address_notice"
 # autolinks, a colon opening an icon or a directive (":red[", ":material/") or a URL's
 # "http://", and the dot of "www." (CommonMark lets any ASCII punctuation be escaped)
 MARKDOWN = re.compile(r"([\\`*_\[\]<>~$@{}]|:(?=[A-Za-z/])|(?<=www)\.)", re.IGNORECASE)
+# the links' copy buttons shown at all times, not only while the pointer is over the link
+# (Streamlit's code blocks hide theirs until then, where a touch screen never shows it)
+SHARE_CSS = """<style>
+.st-key-share_links [data-testid="stCode"] div:has(> div > [data-testid="stElementToolbarButton"])
+  { opacity: 1 !important; visibility: visible !important; }
+</style>"""
 # settings of the whole app, not of one page (presenter mode, ui/presenter.py): {name: Setting};
 # their values live in st.session_state under their names, and every page's address keeps them
 APP_SETTINGS = {}
@@ -237,19 +243,24 @@ class PageSettings:
             values.update(self._from_address())
             for name, value in values.items():
                 state.setdefault(self.key(name), value)
-        self._forget_changed_preset()
+        self._name_preset()
 
-    def _forget_changed_preset(self):
-        """The Preset box names the preset the settings came from (chosen, or a link's) until
-        a setting differs from it: then it is cleared, so it never names a view not shown."""
-        chosen = st.session_state.get(self.key("preset"))
-        if chosen is None:
-            return
-        values = self.values()
-        if chosen not in self.presets or any(
-                values[name] != value for name, value in self.preset_values(chosen).items()
-                if name in values):
-            st.session_state[self.key("preset")] = None
+    def _name_preset(self):
+        """The Preset box names the preset the settings are (chosen, a link's, or a link's
+        settings that equal one's) until a setting differs from it: then it is cleared, so
+        it never names a view not shown."""
+        key, values = self.key("preset"), self.values()
+        chosen = st.session_state.get(key)
+        if chosen is not None and (chosen not in self.presets or not self._is(chosen, values)):
+            st.session_state[key] = chosen = None
+        if chosen is None and self.linked():
+            st.session_state[key] = next(
+                (label for label in self.presets if self._is(label, values)), None)
+
+    def _is(self, label, values):
+        """Whether ``values`` are the preset's (its own and the defaults of the others)."""
+        return all(values[name] == value for name, value in self.preset_values(label).items()
+                   if name in values)
 
     def _from_address(self):
         """The settings the address gives (a preset's, then single ones). A value that is
@@ -379,7 +390,9 @@ class PageSettings:
 
     def share(self, note=None):
         """A 'Share this view' panel: the link (with a copy button) and every preset's link."""
-        with st.popover("Share this view", icon=":material/link:"):
+        with st.popover("Share this view", icon=":material/link:"), \
+                st.container(key="share_links"):
+            st.html(SHARE_CSS)
             st.caption("Copy this link (the button at its right): it opens this page with "
                        "these settings in any browser." + (f" {note}" if note else ""))
             st.code(self.link(), language=None, wrap_lines=True)

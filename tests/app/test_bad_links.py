@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from tests.app.test_side_by_side import comparisons
 from ui.settings import ECHO, asked_page, echo, plain
 
 EVIL = "http://evil.example/x"
@@ -189,3 +190,16 @@ def test_echo_and_plain_leave_nothing_to_render():
 ])
 def test_the_page_an_address_asks_for(url, base, asked):
     assert asked_page(url, base) == asked
+
+
+# --- a link that is a preset -----------------------------------------------------------------
+def test_a_link_whose_settings_are_a_presets_names_it(open_page):
+    """The issue's shared link that opened with the Preset box empty."""
+    question, (left, right) = list(comparisons().items())[1]
+    at = open_page(SIDE, left=left, right=right)
+    assert at.selectbox(key="sbs_preset").value == question
+    at = open_page("pages/toy_posterior.py", n="12", m="12", passes="50",
+                   samplers="token,type")
+    assert at.selectbox(key="toy_preset").value == "Small n = 12: TYPE's draws, m by m"
+    at.number_input(key="toy_seed").set_value(7).run()  # then it is not the preset any more
+    assert at.selectbox(key="toy_preset").value is None

@@ -1,0 +1,33 @@
+"""Links in a real browser, where only a browser shows it: an unknown page in the address said on
+Home (Streamlit opens Home without a word), the share link's copy button visible without a
+pointer over it, and a page embedded as a half of Side by side without its own sidebar and
+Presenter switch. Pages without kernels (Home, Side by side), so each takes seconds."""
+from playwright.sync_api import expect
+
+WAIT = 60_000  # ms: a server's first page waits for Streamlit's start
+NOTICE = '[data-testid="stAlert"]'
+
+
+def test_an_unknown_page_is_said_on_home(page, app_url):
+    page.goto(f"{app_url}/no_such_page")
+    expect(page.locator(NOTICE).filter(has_text="Ignored in the address")).to_contain_text(
+        "there is no page no_such_page: this is Home", timeout=WAIT)
+    expect(page.get_by_text("An interactive lab for why")).to_be_visible()
+
+
+def test_the_share_links_copy_button_is_visible(page, app_url):
+    page.goto(f"{app_url}/side_by_side")
+    page.get_by_text("Share this view").first.click()
+    copy = page.locator('[data-testid="stCode"]').first.get_by_role(
+        "button", name="Copy to clipboard")
+    page.mouse.move(0, 0)  # the pointer away from the link
+    expect(copy).to_be_visible()
+
+
+def test_an_embedded_half_has_no_sidebar_nor_presenter_switch(page, app_url):
+    page.goto(f"{app_url}/?embed=true&presenter=1")
+    expect(page.get_by_text("An interactive lab for why")).to_be_visible(timeout=WAIT)
+    expect(page.locator('[data-testid="stSidebar"]')).to_be_hidden()
+    expect(page.get_by_text("Presenter", exact=True)).to_have_count(0)
+    # and it follows the page's presenter mode from its address
+    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '20px'")
