@@ -22,6 +22,7 @@ from engine.models.protocol import Population
 from engine.samplers.particle import ParticleFilter, Rejuvenation
 from ui import charts, exercises, playback
 from ui.cluster import show_where_grids_run, start_grid
+from ui.corpus_choice import cap_note, first_units
 from ui.grid_progress import GridShelf
 from ui.kinds.segmentation import VIEW, legend
 from ui.models import ModelOptions, build_model
@@ -108,6 +109,7 @@ def settings():
         st.header("Settings")
         SETTINGS.preset_picker()
         corpus = PICKER.choose(KEY)
+        cap_note(KEY, f"{MAX_UTTERANCES:,} utterances")
         st.radio("Model", list(MODELS), format_func=lambda n: MODELS[n].label, key="pf_model")
     model_class = MODELS[s.pf_model]
     warm_samplers(model_class, ("particle",))  # before its population is built below
@@ -136,10 +138,8 @@ def settings():
     SETTINGS.save()
     if corpus is None:
         return None
-    if len(corpus.utterances) > MAX_UTTERANCES:
-        st.warning(f"{corpus.name} has {len(corpus.utterances):,} utterances: this page reads "
-                   f"the first {MAX_UTTERANCES:,} (the command line's `filter` reads any "
-                   "corpus).")
+    first_units(PICKER.data, corpus, MAX_UTTERANCES, "the command line's `filter` reads any "
+                "corpus")  # said here; first_utterances cuts it
     threshold = s.pf_threshold if s.pf_threshold != "fraction" else str(s.pf_fraction)
     rejuvenation = (int(s.pf_moves), s.pf_rejuvenation) if s.pf_rejuvenation in moves else None
     return dict(corpus=first_utterances(corpus), model=s.pf_model, options=options,

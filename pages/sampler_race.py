@@ -33,7 +33,7 @@ from ui.theme import label
 KEY = "race"
 MAX_PASSES = 100_000
 MAX_CHAINS = 8
-MAX_SITES = 300_000  # the page's limit: every chain holds a state of the whole corpus
+MAX_SITES = race_page.MAX_SITES  # the page's limit: every chain holds the whole corpus
 REDIAGNOSE = 0.01    # R̂ and ESS are computed again once the chains have grown by 1%
 STARTS = {"shared": "the same η for every chain",
           "spread": "spread: chain c at η = c / (C − 1), from 0 to 1",

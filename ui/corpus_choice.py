@@ -92,6 +92,24 @@ def upload(kind, key, label, **reading):
     return read_file(kind, file, **reading)
 
 
+def cap_note(key, most):
+    """Under the upload box, while the corpus is an upload: how much of a file the page reads
+    (``most``: "3,000 utterances"), said before a file is chosen and read."""
+    if str(st.session_state.get(f"{key}_source", "")).startswith("upload"):
+        st.caption(f"This page reads at most the first {most} of a file (the command line "
+                   "reads any corpus: docs/command-line.md).")
+
+
+def first_units(kind, corpus, most, why):
+    """``corpus`` (of ``kind``; None stays None) cut to its first ``most`` units, said with the
+    page's reason ``why``, before any model is built on all of it."""
+    if corpus is None or kind.n_units(corpus) <= most:
+        return corpus
+    st.warning(f"{plain(corpus.name)} has {kind.n_units(corpus):,} {kind.unit}: this page reads "
+               f"the first {most:,} ({why}).", icon=":material/content_cut:")
+    return corpus.head(most)
+
+
 def generated(make, *settings):
     """``make(*settings)``, or None after saying why the generator refused the settings."""
     try:

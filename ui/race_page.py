@@ -8,6 +8,9 @@ from ui.charts import show_traces
 from ui.settings import Setting
 
 MAX_SEED = 2**32 - 1
+# sites of a race page's corpus: every chain holds a state of the whole corpus, and a page
+# redraws them all (an upload is cut to its first units within it before a model is built)
+MAX_SITES = 300_000
 MIN_SECONDS, MAX_SECONDS = 0.1, 600.0  # a run's length in engine seconds (equal engine time)
 SECONDS_HELP = ("the clock beside Play is **Equal engine time**: every sampler runs until it "
                 "has had this much engine time (time inside the sampler, never drawing), so "

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from tests.app.test_side_by_side import comparisons
+from ui import race_page
 from ui.settings import ECHO, asked_page, echo, plain
 
 EVIL = "http://evil.example/x"
@@ -203,3 +204,20 @@ def test_a_link_whose_settings_are_a_presets_names_it(open_page):
     assert at.selectbox(key="toy_preset").value == "Small n = 12: TYPE's draws, m by m"
     at.number_input(key="toy_seed").set_value(7).run()  # then it is not the preset any more
     assert at.selectbox(key="toy_preset").value is None
+
+
+# --- large uploads -----------------------------------------------------------------------------
+def test_a_large_upload_is_cut_to_the_pages_limit_said_before_it_is_read(open_page, monkeypatch):
+    """The issue's 200,000 utterances on Word segmentation (minutes of nothing): the limit is
+    said under the upload box, and the file is cut to it before a model is built."""
+    monkeypatch.setattr(race_page, "MAX_SITES", 1000)  # the same path as 300,000, in seconds
+    at = open_page("pages/word_segmentation.py")
+    at.radio(key="seg_source").set_value("upload").run()
+    assert "reads at most the first 1,000 symbols of a file" in " ".join(
+        c.value for c in at.caption)
+    upload(at, "seg", "large.txt", b"ab cd ef\n" * 400)  # 2,400 symbols
+    said = " ".join(w.value for w in at.warning)
+    assert "large.txt has 400 utterances: this page reads the first" in said
+    kept = len(next(iter(at.session_state.seg_race.runs.values())).model.texts)
+    assert 100 <= kept < 1000 / 6
+    calm(at)
