@@ -12,7 +12,6 @@ from datasets.segmented import SEGMENTATION
 from engine.models import registry
 from engine.samplers import offered
 from ui import exercises, playback, race_page
-from ui.corpus_choice import cap_note, first_units
 from ui.kinds.segmentation import VIEW, legend, utterance_html
 from ui.models import ModelOptions, build_model, show_formulas
 from ui.page import prologue
@@ -66,25 +65,12 @@ SETTINGS = PageSettings(KEY, (
 ), PRESETS)
 
 
-def within_sites(corpus):
-    """The corpus cut to its first utterances within the race pages' site limit (an upload of
-    200,000 utterances took minutes to show anything), the limit said under the upload box."""
-    kind = PICKER.data
-    cap_note(KEY, f"{race_page.MAX_SITES:,} symbols")
-    if corpus is None:
-        return None
-    sizes = kind.unit_sizes(corpus)
-    return first_units(kind, corpus, kind.units_within(corpus, int(sizes.sum()),
-                                                       race_page.MAX_SITES),
-                       "each sampler's chain holds the whole corpus")
-
-
 def settings():
     """Sidebar widgets; return (corpus, config) — corpus None when unusable."""
     with st.sidebar:
         st.header("Settings")
         SETTINGS.preset_picker()
-        corpus = within_sites(PICKER.choose(KEY))
+        corpus = race_page.within_sites(PICKER, KEY, PICKER.choose(KEY))
         st.radio("Model", list(MODELS), format_func=lambda n: MODELS[n].label,
                  key="seg_model", on_change=keep_offered_samplers,
                  help="the bigram model (Goldwater et al.'s HDP) has no TYPE sampler: see the "

@@ -5,6 +5,7 @@ import streamlit as st
 from engine.run import Race
 from engine.samplers import label, offered
 from ui.charts import show_traces
+from ui.corpus_choice import cap_note, first_units
 from ui.settings import Setting
 
 MAX_SEED = 2**32 - 1
@@ -135,3 +136,16 @@ def over_time(col, race, column, y_title, title, chart_key, fraction=False):
     """One measure of every chain against engine time (Liang et al. Fig. 5), in ``col``."""
     show_traces(col, race, column, y_title, title, chart_key, x="seconds",
                 x_title="engine time (s)", x_reach=0.01, y_domain=[0, 1] if fraction else None)
+
+
+def within_sites(picker, key, corpus):
+    """``corpus`` (from ``picker``, a ui.corpus_choice.CorpusPicker) cut to its first units
+    within MAX_SITES, before a model is built on it (an upload of 200,000 utterances took
+    minutes to show anything); the limit said under the upload box."""
+    kind = picker.data
+    cap_note(key, f"{MAX_SITES:,} sites (symbols or tokens)")
+    if corpus is None:
+        return None
+    total = int(kind.unit_sizes(corpus).sum())
+    return first_units(kind, corpus, kind.units_within(corpus, total, MAX_SITES),
+                       "each sampler's chain holds the whole corpus")

@@ -213,7 +213,7 @@ def test_a_large_upload_is_cut_to_the_pages_limit_said_before_it_is_read(open_pa
     monkeypatch.setattr(race_page, "MAX_SITES", 1000)  # the same path as 300,000, in seconds
     at = open_page("pages/word_segmentation.py")
     at.radio(key="seg_source").set_value("upload").run()
-    assert "reads at most the first 1,000 symbols of a file" in " ".join(
+    assert "reads at most the first 1,000 sites (symbols or tokens) of a file" in " ".join(
         c.value for c in at.caption)
     upload(at, "seg", "large.txt", b"ab cd ef\n" * 400)  # 2,400 symbols
     said = " ".join(w.value for w in at.warning)
