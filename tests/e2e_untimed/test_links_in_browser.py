@@ -25,9 +25,11 @@ def test_the_share_links_copy_button_is_visible(page, app_url):
 
 
 def test_an_embedded_half_has_no_sidebar_nor_presenter_switch(page, app_url):
-    page.goto(f"{app_url}/?embed=true&presenter=1")
+    page.goto(f"{app_url}/?embed=true")
     expect(page.get_by_text("An interactive lab for why")).to_be_visible(timeout=WAIT)
     expect(page.locator('[data-testid="stSidebar"]')).to_be_hidden()
-    expect(page.get_by_text("Presenter", exact=True)).to_have_count(0)
-    # and it follows the page's presenter mode from its address
+    expect(page.locator('[data-testid="stExpandSidebarButton"]')).to_be_hidden()
+    expect(page.locator(".st-key-presenter_switch")).to_have_count(0)
+    # it follows the page's presenter mode from its address
+    page.goto(f"{app_url}/?embed=true&presenter=1")
     page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '20px'")
