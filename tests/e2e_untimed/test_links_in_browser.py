@@ -1,8 +1,13 @@
 """Links in a real browser, where only a browser shows it: an unknown page in the address said on
 Home (Streamlit opens Home without a word), the share link's copy button visible without a
 pointer over it, and a page embedded as a half of Side by side without its own sidebar and
-Presenter switch. Pages without kernels (Home, Side by side), so each takes seconds."""
+Presenter switch, and Side by side's halves embedded without Streamlit's removed iframe call.
+Pages without kernels of their own (Home, Side by side), so each takes seconds."""
+from urllib.parse import urlsplit
+
 from playwright.sync_api import expect
+
+from tests.e2e.conftest import ARTIFACTS
 
 WAIT = 60_000  # ms: a server's first page waits for Streamlit's start
 NOTICE = '[data-testid="stAlert"]'
@@ -33,3 +38,14 @@ def test_an_embedded_half_has_no_sidebar_nor_presenter_switch(page, app_url):
     # it follows the page's presenter mode from its address
     page.goto(f"{app_url}/?embed=true&presenter=1")
     page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '20px'")
+
+
+def test_side_by_side_embeds_its_halves_without_the_removed_iframe_call(page, app_url):
+    """Streamlit logged "Please replace `st.components.v1.iframe` with `st.iframe`" (its removal
+    date passed): the halves are st.iframe's, each the lesson in embed mode."""
+    page.goto(f"{app_url}/side_by_side")
+    frames = page.locator("iframe")
+    expect(frames).to_have_count(2, timeout=WAIT)
+    assert all("embed=true" in frame.get_attribute("src") for frame in frames.all())
+    log = ARTIFACTS / f"server-{urlsplit(app_url).port}.log"
+    assert "st.components.v1.iframe" not in log.read_text(errors="replace")
