@@ -155,13 +155,21 @@ def draw_race(race):
                 charts.show_traces(col, race, column, title, title[0].upper() + title[1:],
                                    f"gj_chart_{column}", x=x, x_title=x_title, x_reach=reach,
                                    y_domain=[0, 1] if fraction else None)
-    st.dataframe(standings(race), column_config={
-        "engine s": st.column_config.NumberColumn(format="%.2f"),
-        "ms / iteration": st.column_config.NumberColumn(format="%.2f"),
-        "value": st.column_config.NumberColumn(format="%,.1f"),
-        "log p(tags, words)": st.column_config.NumberColumn(format="%,.1f"),
-        **{column_title(*measure): st.column_config.NumberColumn(
-            format="%.1f" if measure[2] else "%.3f") for measure in MEASURES}})
+    table = standings(race)
+    st.dataframe(table.style.format(standings_formats(table), na_rep="—"))
+    if table["value"].isna().any():
+        st.caption("—: EM and VB have no objective before their first iteration (its E-step "
+                   "computes the objective of the parameters it uses).")
+
+
+def standings_formats(table):
+    """How each number of the standings is written: a Styler's formats, the table's missing
+    values then written "—" (Streamlit's own formats write them "None")."""
+    formats = {"engine s": "{:.2f}", "ms / iteration": "{:.2f}", "value": "{:,.1f}",
+               "log p(tags, words)": "{:,.1f}",
+               **{column_title(*measure): "{:.1f}" if measure[2] else "{:.3f}"
+                  for measure in MEASURES}}
+    return {column: text for column, text in formats.items() if column in table}
 
 
 # --- the page ---------------------------------------------------------------------------------
