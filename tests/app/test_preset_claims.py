@@ -413,6 +413,18 @@ def test_the_figure_two_preset_shows_antoniak_far_below_the_truth(open_page):
     assert curve["exact (digamma)"] == pytest.approx(1.0) and curve["Antoniak"] < 0.4
     stars = at_100[at_100.kind == "fixed base"].tables
     assert len(stars) and (stars == 1.0).all()
+    # the stars are sampled: each lies on the exact line within its bar (±2 standard errors)
+    bars = frames.dropna(subset=["low"]).query("alpha == '100'")
+    exact = curve_at(frames[frames.formula == "exact (digamma)"].query("alpha == '100'"),
+                     bars.frequency)
+    assert len(bars) > 10 and ((bars.low <= exact) & (exact <= bars.high)).mean() > 0.8
+    caption = next(c.value for c in at.caption if "Gibbs sweeps of the seating" in c.value)
+    assert "must lie on" not in caption and "±2 standard errors" in caption
+
+
+def curve_at(line, frequencies):
+    """A line's tables at ``frequencies`` (interpolated on the log–log axes, as drawn)."""
+    return np.exp(np.interp(np.log(frequencies), np.log(line.frequency), np.log(line.tables)))
 
 
 TOO_MANY = "Too many workers"
