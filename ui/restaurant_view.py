@@ -159,7 +159,7 @@ def figure_two(lines, points, alphas):
 def error_bars(sampled, names, x, colour):
     """±2 standard errors around each point that has one (the stars), in its α's colour; on
     the log axis a bar's lower end stays above 0."""
-    bars = sampled[sampled.error > 0]
+    bars = sampled.loc[sampled.error > 0, ["alpha", "frequency", "tables", "error"]]
     bars = bars.assign(alpha=bars.alpha.map(names),
                        low=np.maximum(bars.tables - 2 * bars.error, bars.tables / 10),
                        high=bars.tables + 2 * bars.error)
