@@ -27,6 +27,10 @@ MEASURES = (("acc_many_to_one", "many-to-one accuracy", True),
             ("acc_one_to_one", "greedy 1-to-1 accuracy", True),
             ("acc_cross_validation", "cross-validation accuracy", True),
             ("vi", "variation of information (bits)", False))
+# the standings' numbers as a Styler writes them: Streamlit's own formats write a missing one
+# (EM's and VB's objective at iteration 0) "None", a Styler "—"
+FORMATS = {"engine s": "{:.2f}", "ms / iteration": "{:.2f}", "value": "{:,.1f}",
+           "log p(tags, words)": "{:,.1f}"}
 OBJECTIVES = {"likelihood": "log p(words | θ)", "bound": "bound F",
               "log-probability": "log p(tags, words)"}
 
@@ -156,20 +160,13 @@ def draw_race(race):
                                    f"gj_chart_{column}", x=x, x_title=x_title, x_reach=reach,
                                    y_domain=[0, 1] if fraction else None)
     table = standings(race)
-    st.dataframe(table.style.format(standings_formats(table), na_rep="—"))
+    formats = {**FORMATS, **{column_title(*measure): "{:.1f}" if measure[2] else "{:.3f}"
+                             for measure in MEASURES}}
+    st.dataframe(table.style.format({c: f for c, f in formats.items() if c in table},
+                                    na_rep="—"))
     if table["value"].isna().any():
         st.caption("—: EM and VB have no objective before their first iteration (its E-step "
                    "computes the objective of the parameters it uses).")
-
-
-def standings_formats(table):
-    """How each number of the standings is written: a Styler's formats, the table's missing
-    values then written "—" (Streamlit's own formats write them "None")."""
-    formats = {"engine s": "{:.2f}", "ms / iteration": "{:.2f}", "value": "{:,.1f}",
-               "log p(tags, words)": "{:,.1f}",
-               **{column_title(*measure): "{:.1f}" if measure[2] else "{:.3f}"
-                  for measure in MEASURES}}
-    return {column: text for column, text in formats.items() if column in table}
 
 
 # --- the page ---------------------------------------------------------------------------------
