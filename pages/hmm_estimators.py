@@ -27,6 +27,10 @@ MEASURES = (("acc_many_to_one", "many-to-one accuracy", True),
             ("acc_one_to_one", "greedy 1-to-1 accuracy", True),
             ("acc_cross_validation", "cross-validation accuracy", True),
             ("vi", "variation of information (bits)", False))
+# the standings' numbers as a Styler writes them: Streamlit's own formats write a missing one
+# (EM's and VB's objective at iteration 0) "None", a Styler "—"
+FORMATS = {"engine s": "{:.2f}", "ms / iteration": "{:.2f}", "value": "{:,.1f}",
+           "log p(tags, words)": "{:,.1f}"}
 OBJECTIVES = {"likelihood": "log p(words | θ)", "bound": "bound F",
               "log-probability": "log p(tags, words)"}
 
@@ -155,13 +159,14 @@ def draw_race(race):
                 charts.show_traces(col, race, column, title, title[0].upper() + title[1:],
                                    f"gj_chart_{column}", x=x, x_title=x_title, x_reach=reach,
                                    y_domain=[0, 1] if fraction else None)
-    st.dataframe(standings(race), column_config={
-        "engine s": st.column_config.NumberColumn(format="%.2f"),
-        "ms / iteration": st.column_config.NumberColumn(format="%.2f"),
-        "value": st.column_config.NumberColumn(format="%,.1f"),
-        "log p(tags, words)": st.column_config.NumberColumn(format="%,.1f"),
-        **{column_title(*measure): st.column_config.NumberColumn(
-            format="%.1f" if measure[2] else "%.3f") for measure in MEASURES}})
+    table = standings(race)
+    formats = {**FORMATS, **{column_title(*measure): "{:.1f}" if measure[2] else "{:.3f}"
+                             for measure in MEASURES}}
+    st.dataframe(table.style.format({c: f for c, f in formats.items() if c in table},
+                                    na_rep="—"))
+    if table["value"].isna().any():
+        st.caption("—: EM and VB have no objective before their first iteration (its E-step "
+                   "computes the objective of the parameters it uses).")
 
 
 # --- the page ---------------------------------------------------------------------------------

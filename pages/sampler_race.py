@@ -53,7 +53,7 @@ ALL_SAMPLERS = tuple(dict.fromkeys(s for cls in MODELS.values() for s in offered
 PRESETS = {
     # TOKEN's chain from m = n keeps near n for ~6 passes while the others are at 0 (R̂ ≈ 4.8
     # at pass 12); TYPE's chains all reach the mode at their first move and agree exactly
-    "R̂ catches a stuck chain (toy, from m = 0 and m = n)": dict(
+    "R̂ catches a stuck chain (toy, starts spread from m = 0 to m = n)": dict(
         model="toy", toy_n=100_000, samplers=("token", "type"), chains=4, starts="spread",
         passes=12, seed=0, clock="passes", speed=1, scalar="m"),
     # the built-in corpus, K = 15, 1,000 passes: the mixture ends highest (median log p

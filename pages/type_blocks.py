@@ -10,10 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.cli.race_plots import style
-from engine.core.rng import make_rng
 from engine.models import registry
-from engine.samplers.token import token_conditional
-from engine.samplers.type_based import TypeSampler
 from ui import exercises
 from ui.charts import show
 from ui.kinds import tagging
@@ -23,6 +20,7 @@ from ui.page import prologue
 from ui.warmup import warm_samplers
 from ui.settings import PageSettings, Setting
 from ui.theme import EXACT_COLOUR, SITE_MARK, colour
+from ui.type_lab import new_lab, type_move
 
 MAX_SEED = 2**32 - 1
 SHOWN_UTTERANCES = 24
@@ -95,36 +93,9 @@ def model_of(config):
 
 
 def start(config):
-    model = model_of(config)
-    rng = make_rng(config["seed"])
-    # pivots at random, as the page says: each move lands anywhere in the corpus, whatever
-    # order a model's own sweeps take (interface.pivots_in_order)
-    st.session_state.tb = dict(model=model, rng=rng, state=model.new_state(rng, eta=config["eta"]),
-                               sampler=TypeSampler(skip=config["skip"], pivots_at_random=True),
-                               token_rng=make_rng(config["seed"] + 1), move=None, token=None,
-                               moves=0, history=[])
+    st.session_state.tb = new_lab(model_of(config), config["seed"], config["eta"],
+                                  config["skip"])
     st.session_state.tb_config = config
-
-
-def type_move(lab):
-    """One TYPE move, and TOKEN's conditional at the same pivot on a copy of the state before."""
-    model, state = lab["model"], lab["state"]
-    before = model.clone_state(state)
-    info = lab["sampler"].step(lab["rng"], state)
-    lab["moves"] += 1
-    if info.pivot < 0:  # the pass had no pivot left: the next step starts a new pass
-        lab["move"], lab["token"] = None, None
-        return
-    log_p, drawn = token_conditional(lab["token_rng"], before, info.pivot)
-    site = model.describe_site(state, info.pivot)
-    lab["move"] = dict(info=info, type=site.type_text, values=list(site.value_names),
-                       slice=(info.value_zero, info.value_one))
-    lab["token"] = dict(p=np.exp(log_p), drawn=drawn, old=int(info.before[0]))
-    lab["history"].insert(0, {"move": lab["moves"], "type": lab["move"]["type"],
-                              "sites of the type": len(info.type_sites),
-                              "|S|": len(info.block), "m": info.drawn,
-                              "changed": len(info.changed)})
-    del lab["history"][12:]
 
 
 def controls(lab):

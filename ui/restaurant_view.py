@@ -152,7 +152,23 @@ def figure_two(lines, points, alphas):
                  alt.Tooltip("words:Q", format=",", title="words averaged")])
     # α's legend above the plot, the other two below it: three side by side ran past a
     # phone's edge, and inside the plot they hid curves
-    return style(alt.layer(curves, dots), "Tables against frequency (log–log)", 380)
+    return style(alt.layer(curves, error_bars(sampled, names, x, colour), dots),
+                 "Tables against frequency (log–log)", 380)
+
+
+def error_bars(sampled, names, x, colour):
+    """±2 standard errors around each point that has one (the stars), in its α's colour; on
+    the log axis a bar's lower end stays above 0."""
+    bars = sampled.loc[sampled.error > 0, ["alpha", "frequency", "tables", "error"]]
+    bars = bars.assign(alpha=bars.alpha.map(names),
+                       low=np.maximum(bars.tables - 2 * bars.error, bars.tables / 10),
+                       high=bars.tables + 2 * bars.error)
+    return alt.Chart(bars).mark_rule(strokeWidth=1.2).encode(
+        x=x, y=alt.Y("low:Q", title="tables t_w", scale=alt.Scale(type="log", nice=False)),
+        y2="high:Q", color=colour,
+        tooltip=[alt.Tooltip("frequency:Q", format=","),
+                 alt.Tooltip("tables:Q", format=",.2f", title="mean tables"),
+                 alt.Tooltip("error:Q", format=",.3f", title="standard error")])
 
 
 def decade_axis(low, high):

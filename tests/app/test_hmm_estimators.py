@@ -5,6 +5,7 @@ import re
 import time
 
 import numpy as np
+import pyarrow as pa
 
 PAGE = "pages/hmm_estimators.py"
 NAMES = ["EM", "VB", "explicit TOKEN", "explicit SENTENCE", "TOKEN", "SENTENCE"]
@@ -36,6 +37,23 @@ def test_first_load_starts_six_estimators_from_one_tagging(open_page):
         "log p(tags, words)"] * 4
     assert len(at.latex) >= 6  # the update equations are rendered
     assert not at.error and not at.exception
+
+
+def shown_cells(table):
+    """The standings as the browser writes them: the Styler's display values."""
+    return pa.ipc.open_stream(table.proto.arrow_data.styler.display_values).read_pandas()
+
+
+def test_a_missing_objective_reads_as_a_dash_not_none(open_page):
+    """At iteration 0 EM and VB have no objective yet: the value column said "None"."""
+    at = open_page(PAGE)
+    shown = shown_cells(at.dataframe[0])
+    assert list(shown["value"][:2]) == ["—", "—"]
+    assert all(re.fullmatch(r"−?-?[\d,]+\.\d", v) for v in shown["value"][2:])
+    assert any("no objective before their first iteration" in c.value for c in at.caption)
+    at.button(key="gj_step").click().run()
+    assert "—" not in list(shown_cells(at.dataframe[0])["value"])
+    assert not any("no objective before" in c.value for c in at.caption)
 
 
 def test_step_play_and_reset(open_page):

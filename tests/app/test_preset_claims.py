@@ -3,6 +3,7 @@ passes (or moves), the chains stand in the order the name says. The runs are see
 are exact replays of what a class sees, not statistical tests (except the toy's TYPE draws,
 which are independent draws from the exact posterior)."""
 import math
+import re
 import time
 
 import numpy as np
@@ -23,11 +24,48 @@ def column(race, name, column):
     return np.array([row[column] for row in race.runs[name].trace])
 
 
+# "α = 20", "N = 1", "m = n" in a preset's name: a symbol and a number or another symbol
+NAMED_VALUE = re.compile(r"([^\s(,:=]+) = ([0-9][0-9,.]*|[^\W\d]\S*?)(?=[\s),:;]|$)")
+
+
+def widget_symbols(at):
+    """{symbol: value} of the page's widgets whose label names a symbol the way the pages
+    write it, before a dash or a comma ("α — concentration", "α′, the emission prior",
+    "initial m — copies split as `a b`")."""
+    found = {}
+    for kind in ("number_input", "slider", "select_slider", "selectbox", "radio"):
+        for widget in at.get(kind):
+            head = re.split(r" — |, ", widget.label, maxsplit=1)
+            if len(head) == 2 and head[0].split():
+                found.setdefault(head[0].split()[-1], widget.value)
+    return found
+
+
+def check_name_against_widgets(at, label):
+    """Every "symbol = value" the preset's name states about a widget of its page is what that
+    widget shows once the preset is opened (a value may be another widget's symbol: m = n).
+    Symbols no widget names (a figure's number, a chain's start) are the claim test's."""
+    shown = widget_symbols(at)
+    for symbol, value in NAMED_VALUE.findall(label):
+        if symbol not in shown or not (value in shown or value[0].isdigit()):
+            continue  # "T = Nᵈ": a formula, not a value
+        expected = shown[value] if value in shown else float(value.replace(",", ""))
+        assert shown[symbol] == pytest.approx(expected), \
+            f"{label!r} says {symbol} = {value}, its widget shows {shown[symbol]}"
+
+
+def opened(open_page, page, label):
+    """The page opened from the preset's link, its name checked against its widgets."""
+    at = open_page(page, preset=slug(label))
+    assert not at.warning and not at.exception
+    check_name_against_widgets(at, label)
+    return at
+
+
 def played(open_page, page, prefix, label):
     """The preset's race run to its length: its passes, or under equal engine time its
     engine seconds (then the claim must hold however fast the machine runs the passes)."""
-    at = open_page(page, preset=slug(label))
-    assert not at.warning and not at.exception
+    at = opened(open_page, page, label)
     race = at.session_state[f"{prefix}_race"]
     # to its end, every chain's last row arrived: a Step's wait (30 s) is too short for a race
     # of 20 chains × 2,000 passes on a loaded machine, whose claims then read partial traces
@@ -178,7 +216,19 @@ def race_median(race, sampler, column="loglik"):
                       if task.sampler == sampler])
 
 
+def race_starts(race, sampler, column):
+    """Where each of a sampler's chains started, chain by chain."""
+    return [frame[column].iloc[0] for task, frame in sorted(
+        race.chain_frames(), key=lambda pair: pair[0].chain) if task.sampler == sampler]
+
+
 def race_stuck(race):
+    # the name's "starts spread from m = 0 to m = n" (the preset's n = 100,000): chain c of C
+    # at η = c / (C − 1), so m = 0, about n/3, 2n/3 and m = n
+    n = 100_000
+    starts = race_starts(race, "token", "m")
+    assert starts[0] == 0 and starts[-1] == n, starts
+    assert np.allclose(starts, np.linspace(0, n, len(starts)), atol=0.01 * n), starts
     assert race_rhat(race, "token") > 2           # TOKEN's chain from m = n is still up there
     assert race_rhat(race, "token", "m") > 2
     assert np.isnan(race_rhat(race, "type"))      # TYPE's chains agree exactly, at the mode
@@ -307,8 +357,8 @@ RACES = [
     ("pages/hmm_estimators.py", "gj", "VI prefers a one-tag tagger (η = 1)", gj_vi_one_tag),
     ("pages/hmm_estimators.py", "gj", "TOKEN beats explicit TOKEN on a small corpus",
      gj_token_beats_explicit),
-    ("pages/sampler_race.py", "race", "R̂ catches a stuck chain (toy, from m = 0 and m = n)",
-     race_stuck),
+    ("pages/sampler_race.py", "race",
+     "R̂ catches a stuck chain (toy, starts spread from m = 0 to m = n)", race_stuck),
     ("pages/sampler_race.py", "race",
      "TYPE + TOKEN on the HMM: best of both, none mixed (α′ = 0.0001)", race_mixture),
     ("pages/sampler_race.py", "race",
@@ -339,8 +389,7 @@ def test_a_race_preset_shows_its_claim(open_page, page, prefix, label, claim):
 
 
 def test_the_type_blocks_preset_shows_one_block_of_the(open_page):
-    at = open_page("pages/type_blocks.py", preset=slug("One block of “the” (HMM)"))
-    assert not at.warning
+    at = opened(open_page, "pages/type_blocks.py", "One block of “the” (HMM)")
     at.button(key="tb_step").click().run()
     lab = at.session_state.tb
     model, info = lab["model"], lab["move"]["info"]
@@ -356,8 +405,7 @@ FIGURE_TWO = "Figure 2: Antoniak's approximation fails when αP(w) < 1"
 def test_the_figure_two_preset_shows_antoniak_far_below_the_truth(open_page):
     """On simple sentences (V = 518 word types) α = 100 gives αP(w) ≈ 0.19: a word seen once
     has exactly one table (the stars say so too), Antoniak's form gives about a third."""
-    at = open_page("pages/restaurants.py", preset=slug(FIGURE_TWO))
-    assert not at.warning
+    at = opened(open_page, "pages/restaurants.py", FIGURE_TWO)
     _, datasets = charts(at)["Tables against frequency (log–log)"]
     frames = pd.concat(datasets.values(), ignore_index=True)
     at_100 = frames[(frames.alpha == "100") & (frames.frequency == 1)]
@@ -365,6 +413,18 @@ def test_the_figure_two_preset_shows_antoniak_far_below_the_truth(open_page):
     assert curve["exact (digamma)"] == pytest.approx(1.0) and curve["Antoniak"] < 0.4
     stars = at_100[at_100.kind == "fixed base"].tables
     assert len(stars) and (stars == 1.0).all()
+    # the stars are sampled: each lies on the exact line within its bar (±2 standard errors)
+    bars = frames.dropna(subset=["low"]).query("alpha == '100'")
+    exact = curve_at(frames[frames.formula == "exact (digamma)"].query("alpha == '100'"),
+                     bars.frequency)
+    assert len(bars) > 10 and ((bars.low <= exact) & (exact <= bars.high)).mean() > 0.8
+    caption = next(c.value for c in at.caption if "Gibbs sweeps of the seating" in c.value)
+    assert "must lie on" not in caption and "±2 standard errors" in caption
+
+
+def curve_at(line, frequencies):
+    """A line's tables at ``frequencies`` (interpolated on the log–log axes, as drawn)."""
+    return np.exp(np.interp(np.log(frequencies), np.log(line.frequency), np.log(line.tables)))
 
 
 TOO_MANY = "Too many workers"
@@ -373,7 +433,7 @@ TOO_MANY = "Too many workers"
 def test_too_many_workers_end_lower(open_page):
     """The parallel chains of the preset (TYPE from all-cut, 30 iterations) run on Dask in the
     background; one pair a worker never leaves the start, two workers end far below one."""
-    at = open_page("pages/forests.py", preset=slug(TOO_MANY))
+    at = opened(open_page, "pages/forests.py", TOO_MANY)
     at.button(key="fo_parallel_run").click().run()
     job = at.session_state.fo_parallel_grids[-1].job
     deadline = time.monotonic() + 600

@@ -33,6 +33,23 @@ def test_stars_estimate_the_fixed_base_expectation():
     assert list(stars.words) == [2, 1, 1]  # frequencies 6 (cat, a), 12, 24
 
 
+def test_a_stars_error_bar_is_its_sampling_error():
+    """Figure 2's caption said the stars "must lie on" the exact line; they are sampled means,
+    each with a standard error. Over 40 seeds a star's spread is the error it reports, and the
+    exact line is within two of its errors for most (from 10 chains: 92% expected). A planted
+    bug it catches: the error from batches of one chain (ratio 1.87: too small)."""
+    counts = table_figure.word_counts(UTTERANCES)
+    alpha = 3.0
+    frames = [table_figure.stars(counts, alpha, samples=50, seed=seed) for seed in range(40)]
+    tables = np.array([frame.tables for frame in frames])  # seeds × frequencies
+    errors = np.array([frame.error for frame in frames])
+    exact = expect.expected_tables_digamma(alpha / len(counts), frames[0].frequency.to_numpy())
+    assert np.all(errors > 0)
+    ratio = tables.std(axis=0, ddof=1) / np.sqrt((errors ** 2).mean(axis=0))
+    assert np.all((0.7 < ratio) & (ratio < 1.4)), ratio
+    assert np.mean(np.abs(tables - exact) < 2 * errors) > 0.85
+
+
 def test_circles_count_the_bigram_models_tables():
     """With α₁ huge every customer opens its own table (t_w = n_w); with α₁ tiny each word has
     about one table per context it follows."""
