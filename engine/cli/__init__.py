@@ -79,7 +79,7 @@ def build_parser(model=None):
     parser = OneLineParser(prog="python -m engine",
                            description="Typeblocks engine: run samplers and exact posteriors "
                                        "without a browser (docs/command-line.md).")
-    parser.set_defaults(outputs=())  # a command's add_output calls list its own
+    parser.set_defaults(inputs=(), outputs=())  # a command's add_input/add_output calls list its own
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
                                      metavar="{" + ",".join(COMMANDS) + "}")
     for add_parser, _ in COMMANDS.values():

@@ -2,8 +2,10 @@
 saying what to give, the one-line error parser, output paths checked before any work, and the
 choice of cluster for a grid."""
 import argparse
+import fnmatch
 import math
 import os
+from dataclasses import dataclass
 
 FULL_PRECISION = "%.17g"  # exact quantities round-trip through a CSV
 
@@ -66,34 +68,96 @@ def option_type(option):
     return str
 
 
-def add_output(parser, *flags, folder=False, **settings):
-    """Add an argument naming an output (a file; with ``folder``, a folder made if missing).
-    The parser's ``outputs`` default lists them, so ``check_outputs`` finds every command's
-    outputs and refuses a bad one before the command does any work."""
+def add_input(parser, *flags, what=None, folder=False, **settings):
+    """Add an argument naming files the command reads (a list with ``nargs``; with ``folder``,
+    a folder of them). The parser's ``inputs`` default lists them, as ``outputs`` lists the
+    outputs, so ``check_outputs`` refuses an output on any input of any command. ``what``
+    names the input in that refusal (default: the file of its flag)."""
     action = parser.add_argument(*flags, **settings)
-    output = (action.dest, folder, action.option_strings[0])
-    parser.set_defaults(outputs=(parser.get_default("outputs") or ()) + (output,))
+    flag = flag_of(action)
+    declared = Declared(action.dest, flag, what or f"the {flag} file", folder)
+    parser.set_defaults(inputs=(parser.get_default("inputs") or ()) + (declared,))
     return action
+
+
+def add_output(parser, *flags, folder=False, writes=(), **settings):
+    """Add an argument naming an output (a file; with ``folder``, a folder made if missing,
+    into which the command writes the files named by the patterns ``writes``). The parser's
+    ``outputs`` default lists them, so ``check_outputs`` finds every command's outputs and
+    refuses a bad one before the command does any work."""
+    action = parser.add_argument(*flags, **settings)
+    flag = flag_of(action)
+    declared = Declared(action.dest, flag, flag, folder, tuple(writes))
+    parser.set_defaults(outputs=(parser.get_default("outputs") or ()) + (declared,))
+    return action
+
+
+@dataclass(frozen=True)
+class Declared:
+    """An input or output argument: its ``dest``, its flag (a positional's metavar), what a
+    refusal calls it, whether it names a folder, and (a folder output) the file name patterns
+    written into it."""
+
+    dest: str
+    flag: str
+    what: str
+    folder: bool = False
+    writes: tuple = ()
+
+    def paths(self, args):
+        """The paths given for it in ``args`` (none, one, or a list's)."""
+        value = getattr(args, self.dest, None)
+        if not value:
+            return []
+        return [str(path) for path in (value if isinstance(value, (list, tuple)) else [value])]
+
+
+def flag_of(action):
+    """How a user names an argument: its long flag, or a positional's metavar."""
+    return action.option_strings[-1] if action.option_strings else (action.metavar or action.dest)
+
+
+def file_key(path):
+    """What is the same for every spelling of one file: its device and inode when it exists
+    (symbolic and hard links, ./ and ../), else its real path."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)
+    return (found.st_dev, found.st_ino)
 
 
 def check_outputs(parser, args):
     """Fail with one line (status 2) when an output of the command cannot be written, before
-    any sampling: a file whose folder does not exist or that is a folder, a folder that is a
-    file, a place this user may not write to, or an output on the path of another or of the
-    corpus (--data), which it would overwrite."""
-    data = getattr(args, "data", None)
-    given = {os.path.realpath(data): "--data"} if data else {}  # real path → its flag
-    for dest, folder, flag in args.outputs:
-        path = getattr(args, dest)
-        if path:
-            problem = folder_problem(path) if folder else file_problem(path)
+    any work: a file whose folder does not exist or that is a folder, a folder that is a file,
+    a place this user may not write to, or an output on a file the command reads or writes
+    for another flag (inputs declared with ``add_input``), which it would overwrite."""
+    given = {}  # file_key → (flag, what it is)
+    for declared in getattr(args, "inputs", ()):
+        for path in declared.paths(args):
+            given.setdefault(file_key(path), (declared.flag, declared.what))
+    for declared in args.outputs:
+        for path in declared.paths(args):
+            problem = folder_problem(path) if declared.folder else file_problem(path)
             if problem:
                 parser.error(f"cannot write {path}: {problem}")
-            earlier = given.setdefault(os.path.realpath(path), flag)
-            if earlier != flag:
-                parser.error(f"{earlier} and {flag} both name {path}: writing {flag} would "
-                             f"overwrite {'the corpus' if earlier == '--data' else earlier}; "
-                             "give each its own file")
+            for written in written_files(declared, path, given):
+                earlier, what = given.setdefault(file_key(written), (declared.flag, declared.flag))
+                if earlier != declared.flag:
+                    parser.error(f"{earlier} and {declared.flag} both name {written}: writing "
+                                 f"{declared.flag} would overwrite {what}; give each its own "
+                                 "file")
+
+
+def written_files(declared, path, given):
+    """The files an output writes: its own path, or (a folder) the files in it that match its
+    patterns — of those already given, the ones it would replace."""
+    if not declared.folder:
+        return [path]
+    folder = os.path.realpath(path)
+    return [os.path.join(path, name) for name in sorted(os.listdir(folder))
+            if any(fnmatch.fnmatch(name, pattern) for pattern in declared.writes)
+            and file_key(os.path.join(path, name)) in given] if os.path.isdir(folder) else []
 
 
 def file_problem(path):

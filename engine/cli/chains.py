@@ -9,7 +9,7 @@ import time
 
 from datasets.errors import CorpusError
 from engine import samplers
-from engine.cli.args import FULL_PRECISION, Help, add_output, float_in, int_in
+from engine.cli.args import FULL_PRECISION, Help, add_input, add_output, float_in, int_in
 from engine.cli.bench import bench_sweeps
 from engine.cli.models import (add_model_arguments, checked_model, in_file, initialisation,
                                load_model, model_epilog)
@@ -108,7 +108,7 @@ def add_score_parser(commands, model):
     parser = commands.add_parser("score", help="log-probability and measures of an analysis",
                                  epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model)
-    parser.add_argument("--analysis", required=True,
+    add_input(parser, "--analysis", required=True,
                         help="an analysis of the same corpus in the model's format (what run "
                              "--output writes)")
 

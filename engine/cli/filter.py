@@ -21,7 +21,7 @@ import numpy as np
 from datasets import standard
 from datasets.errors import CorpusError
 from engine import samplers
-from engine.cli.args import (FULL_PRECISION, Help, add_cluster_arguments, add_output, int_in,
+from engine.cli.args import (FULL_PRECISION, Help, add_cluster_arguments, add_input, add_output, int_in,
                              name_list, option_type)
 from engine.cli.models import (add_model_arguments, checked_model, in_file, load_model,
                                model_epilog)
@@ -193,7 +193,7 @@ def add_table1_parser(commands, model):
         "table1", help="Börschinger & Johnson's Table 1: the particle filter for N particles × "
                        "threshold N, N/2 × unigram/bigram, and DPM, several runs each, on Dask; "
                        "prints their layout, ours beside theirs")
-    parser.add_argument("--data", help="the corpus (plain segmented text; theirs is the "
+    add_input(parser, "--data", what="the corpus", help="the corpus (plain segmented text; theirs is the "
                                        "Bernstein corpus, e.g. br-phono.txt; default: the "
                                        "built-in corpus)")
     parser.add_argument("--models", type=name_list(tuple(table1.MODELS)),

@@ -5,7 +5,8 @@ import sys
 from datasets.errors import CorpusError
 from datasets.tagged import AUTO, FORMATS
 from engine.experiments import gao_johnson
-from engine.cli.args import FULL_PRECISION, add_cluster_arguments, add_output, int_in, name_list
+from engine.cli.args import (FULL_PRECISION, add_cluster_arguments, add_input, add_output, int_in,
+                             name_list)
 from engine.cli.models import in_file
 from engine.grid import ModelRecipe, client_for, run_grid
 from engine.models.hmm.kernels import DECODINGS
@@ -16,7 +17,7 @@ def add_gj_grid_parser(commands, model):
     parser = commands.add_parser(
         "gj-grid", help="Gao & Johnson's six HMM estimators × their eight (α, α′) × several "
                         "starts, on Dask; prints their Figures 2–5, ours beside theirs")
-    parser.add_argument("--data", help="a tagged corpus (CoNLL-U or word/TAG; theirs is the "
+    add_input(parser, "--data", what="the corpus", help="a tagged corpus (CoNLL-U or word/TAG; theirs is the "
                                        "WSJ, e.g. en_ewt-ud-dev.conllu is the size of their "
                                        "24K column; default: the built-in sentences)")
     parser.add_argument("--states", type=int_in(2, 1000),

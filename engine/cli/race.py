@@ -9,6 +9,8 @@ from engine.cli.models import (add_model_arguments, checked_model, initialisatio
                                model_epilog)
 from engine.grid import ModelRecipe, client_for, run_grid, summary, tasks
 
+RACE_FILES = ("traces.csv", "summary.csv", "*.png")  # what engine.cli.race_output writes
+
 
 def add_race_parser(commands, model):
     """The ``race`` subcommand (its model options once --model is known)."""
@@ -36,7 +38,7 @@ def add_race_parser(commands, model):
                         help="score the measures (accuracy, F) only while they cost at most "
                              "this share of the engine time, e.g. 0.05 (the last row always "
                              "has them); default: every sweep")
-    add_output(parser, "--out", dest="out_dir", required=True, folder=True,
+    add_output(parser, "--out", dest="out_dir", required=True, folder=True, writes=RACE_FILES,
                help="folder for traces.csv and summary.csv (made if missing)")
     add_cluster_arguments(parser, "chains")
 
