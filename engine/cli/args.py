@@ -10,18 +10,35 @@ from dataclasses import dataclass
 FULL_PRECISION = "%.17g"  # exact quantities round-trip through a CSV
 
 
-def int_in(low, high=None):
-    """An argparse type: an integer in [low, high] (no upper bound when high is None)."""
+MAX_SEED = 2**32 - 1  # as the pages' seeds: a chain the command line runs, a page can rerun
+# A sweep costs 2.5 ms on br-phono (86,019 sites) to about a second on the largest corpora,
+# and each adds a trace row: a million is 45 minutes of the fastest chain and a trace of
+# about 100 MB; a longer run is a mistyped number (issue 46: 99999999999999999999999 ran on).
+MAX_SWEEPS = 10**6
+MAX_SECONDS = 24 * 3600  # engine time per chain: a day; a longer one is better resumed
+MAX_WORKERS = 1024  # processes (or shards) on one cluster: far more than a machine's cores
+MAX_LARGE = 10**9  # a concentration or other positive real: as the models' own α
+
+
+def bounded(parse, low, high):
+    """``parse`` (an argparse type) marked with its range: the help shows it (Help) and the
+    tests find every bounded flag by it."""
+    parse.bounds = (low, high)
+    return parse
+
+
+def int_in(low, high):
+    """An argparse type: an integer in [low, high]."""
     def parse(text):
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            bounds = f"at least {low:,}" if high is None else f"between {low:,} and {high:,}"
-            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value:,}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be between {low:,} and {high:,}, got {value:,}")
         return value
-    return parse
+    return bounded(parse, low, high)
 
 
 def float_in(low, high):
@@ -32,31 +49,58 @@ def float_in(low, high):
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be between {low:g} and {high:g}, got {value:g}")
+            raise argparse.ArgumentTypeError(f"must be between {bounds_text(low, high, 'and')}, "
+                                             f"got {value:g}")
         return value
-    return parse
+    return bounded(parse, low, high)
 
 
 def positive_number(text):
-    """An argparse type: a finite number > 0."""
+    """An argparse type: a finite number > 0, at most MAX_LARGE."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text}")
+    if not 0 < value <= MAX_LARGE:
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number above 0 and at most {MAX_LARGE:,}, got {text}")
     return value
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line on stderr and exit status 2."""
-
-    def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+bounded(positive_number, 0, MAX_LARGE)
+SEED = int_in(0, MAX_SEED)
 
 
 class Help(argparse.RawDescriptionHelpFormatter):
-    """Keeps the epilog's line breaks (the list of models)."""
+    """Keeps the epilog's line breaks (the list of models), and ends each bounded flag's help
+    with its range, so --help shows every limit."""
+
+    def _get_help_string(self, action):
+        text = super()._get_help_string(action) or ""
+        bounds = getattr(action.type, "bounds", None)
+        return text if bounds is None else f"{text} [{bounds_text(*bounds)}]"
+
+
+def bounds_text(low, high, word="to"):
+    """A range as the help and the docs show it: ``0 to 4,294,967,295``, ``1e-09 to 1``."""
+    return f"{number_text(low)} {word} {number_text(high)}"
+
+
+def number_text(value):
+    """A bound in full: whole numbers with thousands separators, others to ten digits (so
+    0.999999999 does not read as 1)."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:.10g}"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr and exit status 2, and whose help
+    shows each flag's range (Help)."""
+
+    def __init__(self, *args, formatter_class=Help, **settings):
+        super().__init__(*args, formatter_class=formatter_class, **settings)
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def option_type(option):
@@ -217,7 +261,7 @@ def eta_range(text):
 def add_cluster_arguments(parser, tasks):
     """--workers W | --scheduler ADDRESS: where a grid of ``tasks`` (e.g. "chains") runs."""
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int_in(1, 1024), default=os.cpu_count() or 1,
+    where.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=os.cpu_count() or 1,
                        help="worker processes of a local Dask cluster (default: the cores); "
                             f"1 runs every {tasks[:-1]} in this process")
     where.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. "

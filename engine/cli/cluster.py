@@ -23,7 +23,7 @@ import signal
 import sys
 import time
 
-from engine.cli.args import OneLineParser, int_in
+from engine.cli.args import MAX_WORKERS, OneLineParser, int_in
 from engine.grid import CONNECT_SECONDS, ClusterError, glibc_malloc
 from engine.live.compiler import compile_kernels, model_jobs, run_job
 from engine.models import registry
@@ -64,10 +64,10 @@ def add_worker_parser(roles):
                         help="the address the workers listen on, which the scheduler and the "
                              "other workers must reach (default 127.0.0.1: a cluster on this "
                              "machine only)")
-    parser.add_argument("--nworkers", type=int_in(1, 1024), default=os.cpu_count() or 1,
+    parser.add_argument("--nworkers", type=int_in(1, MAX_WORKERS), default=os.cpu_count() or 1,
                         help="worker processes (default: the machine's cores; a chain runs on "
                              "one core)")
-    parser.add_argument("--nthreads", type=int_in(1, 1024), default=1,
+    parser.add_argument("--nthreads", type=int_in(1, MAX_WORKERS), default=1,
                         help="tasks each worker process runs at once (default 1, as on a local "
                              "cluster: a chain keeps one core busy)")
 

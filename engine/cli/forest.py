@@ -29,7 +29,7 @@ def add_forest_parser(commands, model):
                              "pair")
     add_output(parser, "--out", required=True, metavar="FILE.csv",
                help="the CSV to write: pair, nodes, hyperedges, trees, tree_nodes")
-    parser.add_argument("--pair", type=int_in(0), metavar="I",
+    parser.add_argument("--pair", type=int_in(0, aligned.MAX_PAIRS - 1), metavar="I",
                         help="also print pair I's forest (0-based: its line number − 1)")
 
 

@@ -28,6 +28,7 @@ import json
 import multiprocessing
 import os
 import platform
+import signal
 import subprocess
 import sys
 import threading
@@ -248,6 +249,11 @@ class Worker:
 
 
 def _serve(connection):
+    """A compile worker's loop. The process that forked it stops it (``Worker.stop``): Ctrl-C,
+    which the terminal sends to every process of the group, is left to that one, and SIGTERM
+    ends it at once, whatever handler it inherited (engine.cli.stopping's raises)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
         job = connection.recv()
         try:

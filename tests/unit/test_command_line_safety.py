@@ -9,9 +9,9 @@ import re
 import pytest
 
 from engine.cli import build_parser
-from engine.cli.args import check_outputs
+from engine.cli.args import bounds_text, check_outputs, number_text
 from engine.models import registry
-from tests.command import engine
+from tests.command import ROOT, engine
 
 # what a plain string argument's help, metavar or dest says when it names a file or folder
 NAMES_A_FILE = re.compile(r"\b(files?|folders?|corpus|treebank|alignments|analysis)\b|FILE|"
@@ -138,3 +138,65 @@ def test_race_refuses_a_corpus_it_would_overwrite_in_its_folder(tmp_path):
                   "--sweeps", 2, "--workers", 1, "--out", tmp_path)
     assert done.returncode == 2 and "would overwrite the corpus" in done.stderr, done.stderr
     assert corpus.read_text() == "a b\n" and os.listdir(tmp_path) == ["traces.csv"]
+
+
+HUGE = "99999999999999999999999"  # the issue's: it ran a chain forever
+
+
+def numeric_actions():
+    """(command, flag, action) of every argument of every command that parses a number."""
+    for name, parser in every_command():
+        for action in parser._actions:
+            if action.type is not None and action.option_strings:
+                yield name, action.option_strings[-1], action
+
+
+def parses_a_number(parse):
+    """Whether an argparse type turns "1" into a number (or a list of numbers)."""
+    try:
+        value = parse("1")
+    except (argparse.ArgumentTypeError, ValueError):
+        return False
+    return all(isinstance(v, (int, float)) for v in (value if isinstance(value, list) else [value]))
+
+
+def test_every_number_of_every_command_has_an_upper_bound():
+    unbounded = {(name, flag) for name, flag, action in numeric_actions()
+                 if parses_a_number(action.type) and not hasattr(action.type, "bounds")}
+    assert not unbounded, f"give these a range (int_in, float_in): {sorted(unbounded)}"
+
+
+def test_every_bounded_number_refuses_a_huge_value_naming_its_bound():
+    for name, flag, action in numeric_actions():
+        if hasattr(action.type, "bounds"):
+            with pytest.raises(argparse.ArgumentTypeError) as refused:
+                action.type(HUGE)
+            high = number_text(action.type.bounds[1])
+            assert high in str(refused.value), (name, flag, str(refused.value))
+
+
+def test_every_bound_is_in_the_help_and_the_guide():
+    guide = (ROOT / "docs" / "command-line.md").read_text(encoding="utf-8")
+    for name, parser in leaves(build_parser()):
+        shown = parser.format_help()
+        for action in parser._actions:
+            if hasattr(action.type, "bounds"):
+                bounds = bounds_text(*action.type.bounds)
+                assert f"[{bounds}]" in " ".join(shown.split()), (name, action.dest)
+                row = f"| `{name.removeprefix('python -m engine ')}` | " \
+                      f"`{action.option_strings[0]}` | {bounds} |"
+                assert row in guide, row
+    for model in registry.models().values():
+        for option in model.options + model.init_options + model.particle_options:
+            if option.kind in (int, float):
+                row = f"| `{model.name}` | `{option.flag}` | {bounds_text(option.low, option.high)} |"
+                assert row in guide, row
+
+
+@pytest.mark.parametrize("flag", ["--sweeps", "--seed"])
+def test_run_refuses_the_issues_huge_numbers(tmp_path, flag):
+    values = {"--sweeps": 1, "--seed": 0, flag: HUGE}
+    done = engine("run", "--model", "usm", "--sampler", "type", "--sweeps", values["--sweeps"],
+                  "--seed", values["--seed"], "--trace", tmp_path / "t.csv")
+    assert done.returncode == 2 and "must be between 0 and" in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and not (tmp_path / "t.csv").exists()
