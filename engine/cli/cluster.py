@@ -92,6 +92,8 @@ def serve_workers(args):
     """The cluster worker command: fill this machine's kernel cache, then worker processes
     until interrupted."""
     started = time.perf_counter()
+    print(f"cluster worker: reaching {args.address}, then compiling this machine's kernels "
+          "(a line per job) before the workers start", file=sys.stderr, flush=True)
     asyncio.run(reachable(args.address))  # before a minute of compiling for nothing
     compile_kernels(list(registry.models()), os.cpu_count() or 1)
     print(f"kernels ready in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)

@@ -132,3 +132,28 @@ def test_sigterm_stops_a_race_on_two_workers_keeping_its_chains(tmp_path):
     finished = int(said[-1].split("/")[0])
     assert kept.groupby(["sampler", "chain"]).ngroups >= finished >= 1
     assert "kept the rows" in err
+
+
+def test_sigterm_stops_a_compiling_cluster_worker_and_its_compilers(tmp_path):
+    """The worker compiles into a fresh cache (NUMBA_CACHE_DIR), so it is compiling when told
+    to stop; it says so at once, and no compile process outlives it."""
+    scheduler = subprocess.Popen([sys.executable, "-m", "engine", "cluster", "scheduler",
+                                  "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+    try:
+        address = scheduler.stdout.readline().split()[2].rstrip(";")
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "engine", "cluster", "worker", address, "--nworkers", "1"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+        first = time.monotonic()
+        assert "cluster worker: reaching" in worker.stderr.readline()
+        assert time.monotonic() - first < 60  # at once: the import of the engine, no more
+        wait_for(worker, "compiling…", 120)
+        children = descendants(worker.pid)
+        assert children, "the compiler's workers are running"
+        assert_stopped_cleanly(worker, children)
+    finally:
+        scheduler.send_signal(signal.SIGTERM)
+        scheduler.communicate(timeout=60)
+    assert scheduler.returncode == 0
