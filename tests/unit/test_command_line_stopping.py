@@ -77,9 +77,11 @@ def test_a_stopped_gj_grid_keeps_its_finished_runs(tmp_path, monkeypatch):
 def test_a_stopped_parallel_keeps_its_finished_chains(tmp_path, monkeypatch):
     stop_after(monkeypatch, ParallelChain, "__init__", 1)  # as k = 2's chain starts
     monkeypatch.setattr(os, "cpu_count", lambda: 1)  # every shard in this process: no cluster
+    pairs = tmp_path / "pairs.txt"  # two pairs, so two workers have one each
+    pairs.write_text("a b ||| x y ||| 0-0 1-1\nc d e ||| z w ||| 0-0 2-1\n")
     out = tmp_path / "fig5.csv"
-    done = engine("parallel", "--model", "scfg", "--sampler", "type", "--workers", "1,2",
-                  "--iterations", 3, "--out", out)
+    done = engine("parallel", "--model", "scfg", "--data", pairs, "--sampler", "type",
+                  "--workers", "1,2", "--iterations", 3, "--out", out)
     stopped_keeping(done, 1, 2)
     rows = pd.read_csv(out)
     assert set(rows.workers) == {1} and len(rows) == 4  # iteration 0 and three
