@@ -38,7 +38,9 @@ Models and their options come from the model registry (``python -m engine run --
 --help`` lists a model's); samplers from the sampler registry. Without --data a model runs on
 its built-in corpus. Invalid arguments, unreadable files and outputs that cannot be written give
 a one-line error and exit status 2, the outputs before any work (``corpora check``: status 1
-when a file is not the published one). docs/command-line.md is the user guide.
+when a file is not the published one). Ctrl-C or SIGTERM stops any command at any stage: the
+processes it started end with it, the grids keep the rows of the tasks that finished, and it
+exits with status 130 (Ctrl-C) or 143 (SIGTERM). docs/command-line.md is the user guide.
 
 Each command is a pair in ``COMMANDS``: a function adding its parser (given the subparsers and
 the model class --model names, or None, so a model's options appear in its help) and a
@@ -53,6 +55,7 @@ from engine.cli import (chains, cluster, corpora, forest, gao_johnson, numbers, 
 from engine.cli import filter as filters  # not the builtin's name
 from engine.cli.args import OneLineParser, check_outputs
 from engine.cli.models import model_named
+from engine.cli.stopping import Stopped, stoppable
 
 COMMANDS = {
     "run": (chains.add_run_parser, chains.run_chain),
@@ -79,7 +82,7 @@ def build_parser(model=None):
     parser = OneLineParser(prog="python -m engine",
                            description="Typeblocks engine: run samplers and exact posteriors "
                                        "without a browser (docs/command-line.md).")
-    parser.set_defaults(outputs=())  # a command's add_output calls list its own
+    parser.set_defaults(inputs=(), outputs=())  # a command's add_input/add_output calls list its own
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
                                      metavar="{" + ",".join(COMMANDS) + "}")
     for add_parser, _ in COMMANDS.values():
@@ -97,7 +100,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     check_outputs(parser, args)
     try:
-        status = COMMANDS[args.command][1](args)
+        with stoppable():  # Ctrl-C and SIGTERM end it, and every process it started
+            status = COMMANDS[args.command][1](args)
+    except KeyboardInterrupt as stop:  # what it kept, it has said (engine.cli.rows)
+        stop = stop if isinstance(stop, Stopped) else Stopped()
+        print(f"{parser.prog}: stopped by {stop}", file=sys.stderr, flush=True)
+        return stop.status
     except (CorpusError, ValueError) as err:  # a corpus's, a model's or a cluster's refusal
         parser.error(str(err))
     except OSError as err:

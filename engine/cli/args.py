@@ -2,24 +2,43 @@
 saying what to give, the one-line error parser, output paths checked before any work, and the
 choice of cluster for a grid."""
 import argparse
+import fnmatch
 import math
 import os
+from dataclasses import dataclass
 
 FULL_PRECISION = "%.17g"  # exact quantities round-trip through a CSV
 
 
-def int_in(low, high=None):
-    """An argparse type: an integer in [low, high] (no upper bound when high is None)."""
+MAX_SEED = 2**32 - 1  # as the pages' seeds: a chain the command line runs, a page can rerun
+# A sweep costs 2.5 ms on br-phono (86,019 sites) to about a second on the largest corpora,
+# and each adds a trace row: a million is 45 minutes of the fastest chain and a trace of
+# about 100 MB; a longer run is a mistyped number (issue 46: 99999999999999999999999 ran on).
+MAX_SWEEPS = 10**6
+MAX_SECONDS = 24 * 3600  # engine time per chain: a day; a longer one is better resumed
+MAX_WORKERS = 1024  # processes (or shards) on one cluster: far more than a machine's cores
+MAX_LARGE = 10**9  # a concentration or other positive real: as the models' own α
+
+
+def bounded(parse, low, high):
+    """``parse`` (an argparse type) marked with its range: the help shows it (Help) and the
+    tests find every bounded flag by it."""
+    parse.bounds = (low, high)
+    return parse
+
+
+def int_in(low, high):
+    """An argparse type: an integer in [low, high]."""
     def parse(text):
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            bounds = f"at least {low:,}" if high is None else f"between {low:,} and {high:,}"
-            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value:,}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be between {low:,} and {high:,}, got {value:,}")
         return value
-    return parse
+    return bounded(parse, low, high)
 
 
 def float_in(low, high):
@@ -30,31 +49,58 @@ def float_in(low, high):
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be between {low:g} and {high:g}, got {value:g}")
+            raise argparse.ArgumentTypeError(f"must be between {bounds_text(low, high, 'and')}, "
+                                             f"got {value:g}")
         return value
-    return parse
+    return bounded(parse, low, high)
 
 
 def positive_number(text):
-    """An argparse type: a finite number > 0."""
+    """An argparse type: a finite number > 0, at most MAX_LARGE."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text}")
+    if not 0 < value <= MAX_LARGE:
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number above 0 and at most {MAX_LARGE:,}, got {text}")
     return value
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line on stderr and exit status 2."""
-
-    def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+bounded(positive_number, 0, MAX_LARGE)
+SEED = int_in(0, MAX_SEED)
 
 
 class Help(argparse.RawDescriptionHelpFormatter):
-    """Keeps the epilog's line breaks (the list of models)."""
+    """Keeps the epilog's line breaks (the list of models), and ends each bounded flag's help
+    with its range, so --help shows every limit."""
+
+    def _get_help_string(self, action):
+        text = super()._get_help_string(action) or ""
+        bounds = getattr(action.type, "bounds", None)
+        return text if bounds is None else f"{text} [{bounds_text(*bounds)}]"
+
+
+def bounds_text(low, high, word="to"):
+    """A range as the help and the docs show it: ``0 to 4,294,967,295``, ``1e-09 to 1``."""
+    return f"{number_text(low)} {word} {number_text(high)}"
+
+
+def number_text(value):
+    """A bound in full: whole numbers with thousands separators, others to ten digits (so
+    0.999999999 does not read as 1)."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:.10g}"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr and exit status 2, and whose help
+    shows each flag's range (Help)."""
+
+    def __init__(self, *args, formatter_class=Help, **settings):
+        super().__init__(*args, formatter_class=formatter_class, **settings)
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def option_type(option):
@@ -66,34 +112,96 @@ def option_type(option):
     return str
 
 
-def add_output(parser, *flags, folder=False, **settings):
-    """Add an argument naming an output (a file; with ``folder``, a folder made if missing).
-    The parser's ``outputs`` default lists them, so ``check_outputs`` finds every command's
-    outputs and refuses a bad one before the command does any work."""
+def add_input(parser, *flags, what=None, folder=False, **settings):
+    """Add an argument naming files the command reads (a list with ``nargs``; with ``folder``,
+    a folder of them). The parser's ``inputs`` default lists them, as ``outputs`` lists the
+    outputs, so ``check_outputs`` refuses an output on any input of any command. ``what``
+    names the input in that refusal (default: the file of its flag)."""
     action = parser.add_argument(*flags, **settings)
-    output = (action.dest, folder, action.option_strings[0])
-    parser.set_defaults(outputs=(parser.get_default("outputs") or ()) + (output,))
+    flag = flag_of(action)
+    declared = Declared(action.dest, flag, what or f"the {flag} file", folder)
+    parser.set_defaults(inputs=(parser.get_default("inputs") or ()) + (declared,))
     return action
+
+
+def add_output(parser, *flags, folder=False, writes=(), **settings):
+    """Add an argument naming an output (a file; with ``folder``, a folder made if missing,
+    into which the command writes the files named by the patterns ``writes``). The parser's
+    ``outputs`` default lists them, so ``check_outputs`` finds every command's outputs and
+    refuses a bad one before the command does any work."""
+    action = parser.add_argument(*flags, **settings)
+    flag = flag_of(action)
+    declared = Declared(action.dest, flag, flag, folder, tuple(writes))
+    parser.set_defaults(outputs=(parser.get_default("outputs") or ()) + (declared,))
+    return action
+
+
+@dataclass(frozen=True)
+class Declared:
+    """An input or output argument: its ``dest``, its flag (a positional's metavar), what a
+    refusal calls it, whether it names a folder, and (a folder output) the file name patterns
+    written into it."""
+
+    dest: str
+    flag: str
+    what: str
+    folder: bool = False
+    writes: tuple = ()
+
+    def paths(self, args):
+        """The paths given for it in ``args`` (none, one, or a list's)."""
+        value = getattr(args, self.dest, None)
+        if not value:
+            return []
+        return [str(path) for path in (value if isinstance(value, (list, tuple)) else [value])]
+
+
+def flag_of(action):
+    """How a user names an argument: its long flag, or a positional's metavar."""
+    return action.option_strings[-1] if action.option_strings else (action.metavar or action.dest)
+
+
+def file_key(path):
+    """What is the same for every spelling of one file: its device and inode when it exists
+    (symbolic and hard links, ./ and ../), else its real path."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)
+    return (found.st_dev, found.st_ino)
 
 
 def check_outputs(parser, args):
     """Fail with one line (status 2) when an output of the command cannot be written, before
-    any sampling: a file whose folder does not exist or that is a folder, a folder that is a
-    file, a place this user may not write to, or an output on the path of another or of the
-    corpus (--data), which it would overwrite."""
-    data = getattr(args, "data", None)
-    given = {os.path.realpath(data): "--data"} if data else {}  # real path → its flag
-    for dest, folder, flag in args.outputs:
-        path = getattr(args, dest)
-        if path:
-            problem = folder_problem(path) if folder else file_problem(path)
+    any work: a file whose folder does not exist or that is a folder, a folder that is a file,
+    a place this user may not write to, or an output on a file the command reads or writes
+    for another flag (inputs declared with ``add_input``), which it would overwrite."""
+    given = {}  # file_key → (flag, what it is)
+    for declared in getattr(args, "inputs", ()):
+        for path in declared.paths(args):
+            given.setdefault(file_key(path), (declared.flag, declared.what))
+    for declared in args.outputs:
+        for path in declared.paths(args):
+            problem = folder_problem(path) if declared.folder else file_problem(path)
             if problem:
                 parser.error(f"cannot write {path}: {problem}")
-            earlier = given.setdefault(os.path.realpath(path), flag)
-            if earlier != flag:
-                parser.error(f"{earlier} and {flag} both name {path}: writing {flag} would "
-                             f"overwrite {'the corpus' if earlier == '--data' else earlier}; "
-                             "give each its own file")
+            for written in written_files(declared, path, given):
+                earlier, what = given.setdefault(file_key(written), (declared.flag, declared.flag))
+                if earlier != declared.flag:
+                    parser.error(f"{earlier} and {declared.flag} both name {written}: writing "
+                                 f"{declared.flag} would overwrite {what}; give each its own "
+                                 "file")
+
+
+def written_files(declared, path, given):
+    """The files an output writes: its own path, or (a folder) the files in it that match its
+    patterns — of those already given, the ones it would replace."""
+    if not declared.folder:
+        return [path]
+    folder = os.path.realpath(path)
+    return [os.path.join(path, name) for name in sorted(os.listdir(folder))
+            if any(fnmatch.fnmatch(name, pattern) for pattern in declared.writes)
+            and file_key(os.path.join(path, name)) in given] if os.path.isdir(folder) else []
 
 
 def file_problem(path):
@@ -153,7 +261,7 @@ def eta_range(text):
 def add_cluster_arguments(parser, tasks):
     """--workers W | --scheduler ADDRESS: where a grid of ``tasks`` (e.g. "chains") runs."""
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int_in(1, 1024), default=os.cpu_count() or 1,
+    where.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=os.cpu_count() or 1,
                        help="worker processes of a local Dask cluster (default: the cores); "
                             f"1 runs every {tasks[:-1]} in this process")
     where.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. "

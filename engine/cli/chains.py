@@ -9,7 +9,8 @@ import time
 
 from datasets.errors import CorpusError
 from engine import samplers
-from engine.cli.args import FULL_PRECISION, Help, add_output, float_in, int_in
+from engine.cli.args import (FULL_PRECISION, MAX_SWEEPS, SEED, Help, add_input, add_output,
+                             float_in, int_in)
 from engine.cli.bench import bench_sweeps
 from engine.cli.models import (add_model_arguments, checked_model, in_file, initialisation,
                                load_model, model_epilog)
@@ -25,11 +26,11 @@ def add_sampling_arguments(parser, sweeps_required, model=None):
     parser.add_argument("--sampler", choices=samplers.names(), required=True, metavar="NAME",
                         help="; ".join(f"{name}: {samplers.label(name)}" for name in offered))
     parser.add_argument("--sweeps", "--iters", dest="sweeps",
-                        type=int_in(0 if sweeps_required else 1),
+                        type=int_in(0 if sweeps_required else 1, MAX_SWEEPS),
                         required=sweeps_required, default=None if sweeps_required else 30,
                         help="sweeps to run (a sweep visits every site once)"
                              + ("" if sweeps_required else "; default 30 timed"))
-    parser.add_argument("--seed", type=int_in(0), default=0,
+    parser.add_argument("--seed", type=SEED, default=0,
                         help="the chain's random seed (default 0)"
                              + ("; same seed, data and settings → the same trace"
                                 if sweeps_required else ""))
@@ -108,7 +109,7 @@ def add_score_parser(commands, model):
     parser = commands.add_parser("score", help="log-probability and measures of an analysis",
                                  epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model)
-    parser.add_argument("--analysis", required=True,
+    add_input(parser, "--analysis", required=True,
                         help="an analysis of the same corpus in the model's format (what run "
                              "--output writes)")
 
@@ -129,7 +130,7 @@ def add_bench_parser(commands, model):
                                  epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model, initialisation=True)
     add_sampling_arguments(parser, sweeps_required=False, model=model)
-    parser.add_argument("--warmup", type=int_in(0), default=10,
+    parser.add_argument("--warmup", type=int_in(0, MAX_SWEEPS), default=10,
                         help="untimed sweeps first (default 10)")
     parser.add_argument("--no-skip", action="store_true",
                         help="TYPE: turn the skip approximation off")

@@ -23,7 +23,7 @@ import signal
 import sys
 import time
 
-from engine.cli.args import OneLineParser, int_in
+from engine.cli.args import MAX_WORKERS, OneLineParser, int_in
 from engine.grid import CONNECT_SECONDS, ClusterError, glibc_malloc
 from engine.live.compiler import compile_kernels, model_jobs, run_job
 from engine.models import registry
@@ -64,10 +64,10 @@ def add_worker_parser(roles):
                         help="the address the workers listen on, which the scheduler and the "
                              "other workers must reach (default 127.0.0.1: a cluster on this "
                              "machine only)")
-    parser.add_argument("--nworkers", type=int_in(1, 1024), default=os.cpu_count() or 1,
+    parser.add_argument("--nworkers", type=int_in(1, MAX_WORKERS), default=os.cpu_count() or 1,
                         help="worker processes (default: the machine's cores; a chain runs on "
                              "one core)")
-    parser.add_argument("--nthreads", type=int_in(1, 1024), default=1,
+    parser.add_argument("--nthreads", type=int_in(1, MAX_WORKERS), default=1,
                         help="tasks each worker process runs at once (default 1, as on a local "
                              "cluster: a chain keeps one core busy)")
 
@@ -92,6 +92,8 @@ def serve_workers(args):
     """The cluster worker command: fill this machine's kernel cache, then worker processes
     until interrupted."""
     started = time.perf_counter()
+    print(f"cluster worker: reaching {args.address}, then compiling this machine's kernels "
+          "(a line per job) before the workers start", file=sys.stderr, flush=True)
     asyncio.run(reachable(args.address))  # before a minute of compiling for nothing
     compile_kernels(list(registry.models()), os.cpu_count() or 1)
     print(f"kernels ready in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)

@@ -13,6 +13,7 @@ import sys
 
 from datasets import standard
 from datasets.errors import CorpusError
+from engine.cli.args import add_input
 
 
 def add_corpora_parser(commands, model):
@@ -23,11 +24,11 @@ def add_corpora_parser(commands, model):
     actions.add_parser("list", help="every standard corpus: source, version, licence, files")
     checking = actions.add_parser("check", help="tell which standard file FILE is and whether "
                                                 "it matches the published one (SHA-256)")
-    checking.add_argument("files", nargs="+", metavar="FILE")
+    add_input(checking, "files", nargs="+", metavar="FILE")
     gum = actions.add_parser("gum", help="the GUM tree files of one part of GUM's own "
                                          "partition, one per line (for parse's --train/--test)")
     gum.add_argument("part", choices=("train", "dev", "test"))
-    gum.add_argument("folder", help="the folder holding GUM's GUM_*.ptb files")
+    add_input(gum, "folder", folder=True, what="the GUM folder", help="the folder holding GUM's GUM_*.ptb files")
 
 
 def run_corpora(args):

@@ -21,18 +21,23 @@ import numpy as np
 from datasets import standard
 from datasets.errors import CorpusError
 from engine import samplers
-from engine.cli.args import (FULL_PRECISION, Help, add_cluster_arguments, add_output, int_in,
+from engine.cli.args import (FULL_PRECISION, MAX_SWEEPS, SEED, Help, add_cluster_arguments,
+                             add_input, add_output, bounded, int_in,
                              name_list, option_type)
 from engine.cli.models import (add_model_arguments, checked_model, in_file, load_model,
                                model_epilog)
 from engine.experiments import table1
-from engine.grid import ModelRecipe, client_for, run_grid
+from engine.cli.rows import grid_rows
+from engine.grid import ModelRecipe, client_for
 from engine.models.protocol import Population
 from engine.core.resampling import SCHEMES
 from engine.samplers.particle import Rejuvenation, threshold_fraction
 
 TRACE_COLUMNS = ("utterance", "seconds", "ess", "resampled", "log_z", "distinct_particles")
 BRENT = "br-phono.txt"  # their corpus, as datasets.standard names it
+# N particles are N copies of the lexicon and counts: 100,000 on br-phono take gigabytes
+PARTICLES = int_in(1, 100_000)
+MAX_RUNS = 100_000  # independent filters, one after another: a summary row each
 BASELINES = {"dps": "DPS: one particle, each utterance's segmentation drawn from Q",
              "dpm": "DPM: one particle, each utterance's most probable segmentation under Q"}
 
@@ -71,7 +76,7 @@ def add_filter_parser(commands, model):
         epilog=model_epilog(model, Population), formatter_class=Help)
     add_model_arguments(parser, model, role=Population)
     add_particle_options(parser, model)
-    parser.add_argument("--particles", type=int_in(1, 100_000), default=None,
+    parser.add_argument("--particles", type=PARTICLES, default=None,
                         help="N, the number of particles (required unless --baseline)")
     parser.add_argument("--threshold", type=threshold_text, default="N/2",
                         help="resample when ESS falls to this: N (every utterance), N/2, or a "
@@ -81,19 +86,19 @@ def add_filter_parser(commands, model):
                              "(one uniform, lower variance) (default multinomial)")
     parser.add_argument("--baseline", choices=tuple(BASELINES),
                         help="; ".join(f"{k}: {v}" for k, v in BASELINES.items()))
-    parser.add_argument("--rejuvenate", type=int_in(1, 10**6), metavar="R",
+    parser.add_argument("--rejuvenate", type=int_in(1, MAX_SWEEPS), metavar="R",
                         help="rejuvenation (Börschinger & Johnson 2012): R MCMC moves in each "
                              "particle on what it has read, after every K-th utterance")
     parser.add_argument("--rejuvenation-sampler", choices=("token", "type"), default="token",
                         help="the moves: token (one site) or type (every read site of the "
                              "pivot's type) (default token)")
-    parser.add_argument("--rejuvenate-every", type=int_in(1, 10**6), default=1, metavar="K",
+    parser.add_argument("--rejuvenate-every", type=int_in(1, MAX_SWEEPS), default=1, metavar="K",
                         help="rejuvenate after every K-th utterance (default 1)")
-    parser.add_argument("--seed", type=int_in(0), default=0, help="run r's seed is SEED + r")
+    parser.add_argument("--seed", type=SEED, default=0, help="run r's seed is SEED + r")
     add_output(parser, "--trace", required=True, help="CSV file for the per-utterance trace")
     add_output(parser, "--output", help="file for the heaviest final particle's §6.1 "
                                         "segmentation (plain segmented text)")
-    parser.add_argument("--runs", type=int_in(1, 100_000), default=1,
+    parser.add_argument("--runs", type=int_in(1, MAX_RUNS), default=1,
                         help="independent filters, seeds SEED, SEED + 1, … (default 1)")
     add_output(parser, "--runs-out", help="CSV file for one summary row per run "
                                           "(run,seed,log_z,final_ess,… §6.1 scores)")
@@ -193,7 +198,7 @@ def add_table1_parser(commands, model):
         "table1", help="Börschinger & Johnson's Table 1: the particle filter for N particles × "
                        "threshold N, N/2 × unigram/bigram, and DPM, several runs each, on Dask; "
                        "prints their layout, ours beside theirs")
-    parser.add_argument("--data", help="the corpus (plain segmented text; theirs is the "
+    add_input(parser, "--data", what="the corpus", help="the corpus (plain segmented text; theirs is the "
                                        "Bernstein corpus, e.g. br-phono.txt; default: the "
                                        "built-in corpus)")
     parser.add_argument("--models", type=name_list(tuple(table1.MODELS)),
@@ -203,7 +208,7 @@ def add_table1_parser(commands, model):
                         help="comma-separated numbers of particles (default 1,50,100,500,1000)")
     parser.add_argument("--runs", type=int_in(1, 1000),
                         help="runs per cell (default theirs: 10 for N ≤ 100, 2 above)")
-    parser.add_argument("--seed", type=int_in(0), default=0, help="run r's seed is SEED + r")
+    parser.add_argument("--seed", type=SEED, default=0, help="run r's seed is SEED + r")
     add_output(parser, "--out", help="CSV file for every run's row")
     add_cluster_arguments(parser, "filters")
     return parser
@@ -225,8 +230,10 @@ def corpus_note(data):
 
 def size_list(text):
     """An argparse type: comma-separated numbers of particles (1 to 100,000)."""
-    parse = int_in(1, 100_000)
-    return [parse(part) for part in text.split(",")]
+    return [PARTICLES(part) for part in text.split(",")]
+
+
+bounded(size_list, *PARTICLES.bounds)  # each of them
 
 
 def run_table1(args):
@@ -247,9 +254,7 @@ def run_table1(args):
               f"({row['seconds']:.1f} s)", file=sys.stderr, flush=True)
 
     with client_for(args.workers, args.scheduler) as client:
-        rows = run_grid(None, tasks, client, on_result=progress)
-    if args.out:
-        rows.to_csv(args.out, index=False, float_format=FULL_PRECISION)
+        rows = grid_rows(None, tasks, client, args.out, "runs", progress, FULL_PRECISION)
     summary = table1.table(rows)
     print(corpus_note(args.data))
     print(table1.layout(summary))

@@ -13,7 +13,7 @@ PAIRS has ``source ||| target`` a line (or ``source ||| target ||| links`` witho
 import csv
 
 from datasets import aligned
-from engine.cli.args import add_output, int_in
+from engine.cli.args import add_input, add_output, int_in
 from engine.models.scfg.forest import forest
 
 
@@ -21,15 +21,15 @@ def add_forest_parser(commands, model):
     """The ``forest`` subcommand (``model`` is unused: it takes no --model)."""
     parser = commands.add_parser("forest", help="the phrase decomposition forest of each "
                                                 "word-aligned sentence pair, as CSV")
-    parser.add_argument("--data", required=True, metavar="PAIRS",
+    add_input(parser, "--data", required=True, metavar="PAIRS", what="the corpus",
                         help="sentence pairs, 'source ||| target' a line (a third field: the "
                              "pair's links, when --alignments is not given)")
-    parser.add_argument("--alignments", metavar="ALIGN",
+    add_input(parser, "--alignments", metavar="ALIGN",
                         help="the pairs' alignments, one line of 0-based Pharaoh links 'i-j' a "
                              "pair")
     add_output(parser, "--out", required=True, metavar="FILE.csv",
                help="the CSV to write: pair, nodes, hyperedges, trees, tree_nodes")
-    parser.add_argument("--pair", type=int_in(0), metavar="I",
+    parser.add_argument("--pair", type=int_in(0, aligned.MAX_PAIRS - 1), metavar="I",
                         help="also print pair I's forest (0-based: its line number − 1)")
 
 

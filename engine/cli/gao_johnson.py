@@ -5,9 +5,11 @@ import sys
 from datasets.errors import CorpusError
 from datasets.tagged import AUTO, FORMATS
 from engine.experiments import gao_johnson
-from engine.cli.args import FULL_PRECISION, add_cluster_arguments, add_output, int_in, name_list
+from engine.cli.args import (FULL_PRECISION, MAX_SWEEPS, SEED, add_cluster_arguments, add_input,
+                             add_output, int_in, name_list)
 from engine.cli.models import in_file
-from engine.grid import ModelRecipe, client_for, run_grid
+from engine.cli.rows import grid_rows
+from engine.grid import ModelRecipe, client_for
 from engine.models.hmm.kernels import DECODINGS
 
 
@@ -16,16 +18,16 @@ def add_gj_grid_parser(commands, model):
     parser = commands.add_parser(
         "gj-grid", help="Gao & Johnson's six HMM estimators × their eight (α, α′) × several "
                         "starts, on Dask; prints their Figures 2–5, ours beside theirs")
-    parser.add_argument("--data", help="a tagged corpus (CoNLL-U or word/TAG; theirs is the "
+    add_input(parser, "--data", what="the corpus", help="a tagged corpus (CoNLL-U or word/TAG; theirs is the "
                                        "WSJ, e.g. en_ewt-ud-dev.conllu is the size of their "
                                        "24K column; default: the built-in sentences)")
     parser.add_argument("--states", type=int_in(2, 1000),
                         help="K, the number of hidden states (default: the number of gold tags)")
-    parser.add_argument("--iters", type=int_in(2, 10**6), required=True,
+    parser.add_argument("--iters", type=int_in(2, MAX_SWEEPS), required=True,
                         help="iterations (sweeps) per run; theirs ≥ 1,000")
     parser.add_argument("--starts", type=int_in(1, 1000), default=3,
                         help="starts per estimator and combination (theirs ≥ 10; default 3)")
-    parser.add_argument("--window", type=int_in(1, 10**6),
+    parser.add_argument("--window", type=int_in(1, MAX_SWEEPS),
                         help="iterations the objective must stay within 0.5%% for a run to "
                              "count as converged (default: a quarter of --iters; theirs 2,000)")
     parser.add_argument("--estimators", type=name_list(gao_johnson.ESTIMATORS),
@@ -36,7 +38,7 @@ def add_gj_grid_parser(commands, model):
                         help="how EM and VB tag the corpus from their parameters")
     parser.add_argument("--format", choices=(AUTO,) + FORMATS, default=AUTO,
                         help="the corpus format (default: told from the text)")
-    parser.add_argument("--seed", type=int_in(0), default=0,
+    parser.add_argument("--seed", type=SEED, default=0,
                         help="start r's seed is SEED + r (the same for every estimator)")
     add_output(parser, "--out", help="CSV file for every run's row")
     add_cluster_arguments(parser, "runs")
@@ -64,9 +66,7 @@ def run_gj_grid(args):
               file=sys.stderr, flush=True)
 
     with client_for(args.workers, args.scheduler) as client:
-        rows = run_grid(recipe, tasks, client, on_result=progress)
-    if args.out:
-        rows.to_csv(args.out, index=False, float_format=FULL_PRECISION)
+        rows = grid_rows(recipe, tasks, client, args.out, "runs", progress, FULL_PRECISION)
     table = gao_johnson.means(rows)
     window = tasks[0].window
     print(gao_johnson.layout(table, args.starts, args.iters, window))

@@ -5,7 +5,7 @@ import sys
 
 from datasets.errors import CorpusError
 from engine import samplers
-from engine.cli.args import option_type
+from engine.cli.args import add_input, option_type
 from engine.models import registry
 
 
@@ -41,12 +41,16 @@ def add_model_arguments(parser, model, initialisation=False, role=None):
     its initialisation options); with ``role``, --model offers only the models claiming it."""
     parser.add_argument("--model", choices=model_names(role), required=True,
                         help="the model (its options follow once it is given)")
-    parser.add_argument("--data", help="the corpus file (default: the model's built-in corpus)")
+    add_input(parser, "--data", what="the corpus",
+              help="the corpus file (default: the model's built-in corpus)")
     if model is None:
         return
     group = parser.add_argument_group(f"{model.name} options")
     for option in model.options + (model.init_options if initialisation else ()):
-        if option.kind is bool:
+        if option.file:  # an input: no output may overwrite it
+            add_input(group, option.flag, dest=option.name, default=option.default,
+                      help=option.help, metavar=option.flag.lstrip("-").upper())
+        elif option.kind is bool:
             group.add_argument(option.flag, dest=option.name, action="store_true",
                                help=option.help)
         else:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from datasets.errors import CorpusError
 from datasets.text import decode, read_bytes
-from engine.cli.args import FULL_PRECISION, add_output, int_in, positive_number
+from engine.cli.args import FULL_PRECISION, add_input, add_output, int_in, positive_number
 from engine.models.toy.model import MAX_N, ToyModel
 
 MAX_COUNT = 10**9  # the exact sum takes a step per customer: a billion takes a few seconds
@@ -36,7 +36,7 @@ def add_tables_parser(commands, model):
                        "exact, digamma and two approximations (Blunsom et al. 2009 §3); CSV")
     parser.add_argument("--alpha", type=positive_number, required=True,
                         help="α, the DP concentration (> 0); each word's a = α/V")
-    parser.add_argument("--counts", required=True,
+    add_input(parser, "--counts", required=True,
                         help="a file of `word count` lines; its V distinct words are the base")
 
 

@@ -11,8 +11,8 @@ learners' rows and every batch chain's trace rows, a ``learner`` column naming e
 """
 import pandas as pd
 
-from engine.cli.args import FULL_PRECISION, Help, add_output, int_in
-from engine.cli.filter import add_particle_options, population_of, threshold_text
+from engine.cli.args import FULL_PRECISION, SEED, Help, add_output
+from engine.cli.filter import PARTICLES, add_particle_options, population_of, threshold_text
 from engine.cli.models import add_model_arguments, checked_model, load_model, model_epilog
 from engine.core.resampling import SCHEMES
 from engine.experiments import online_vs_batch
@@ -27,7 +27,7 @@ def add_parser(commands, model):
              "of the same model given twice the slowest filter's engine time")
     add_model_arguments(parser, model, role=Population)
     add_particle_options(parser, model)
-    parser.add_argument("--particles", type=int_in(1, 100_000),
+    parser.add_argument("--particles", type=PARTICLES,
                         default=online_vs_batch.PARTICLES,
                         help=f"N, the particles of every filter (default "
                              f"{online_vs_batch.PARTICLES})")
@@ -36,7 +36,7 @@ def add_parser(commands, model):
                              "(0, 1] (default N/2)")
     parser.add_argument("--resampling", choices=SCHEMES, default="multinomial",
                         help="multinomial or systematic (default multinomial)")
-    parser.add_argument("--seed", type=int_in(0), default=0,
+    parser.add_argument("--seed", type=SEED, default=0,
                         help="the seed of every filter and batch chain (default 0)")
     add_output(parser, "--out", help="CSV file for the online learners' rows and the batch "
                                      "chains' traces")

@@ -14,9 +14,11 @@ import sys
 import pandas as pd
 
 from engine import samplers
-from engine.cli.args import FULL_PRECISION, Help, add_output, float_in, int_in
+from engine.cli.args import (FULL_PRECISION, MAX_SWEEPS, MAX_WORKERS, SEED, Help, add_output,
+                             bounded, float_in, int_in)
 from engine.cli.models import (add_model_arguments, checked_model, initialisation, load_model,
                                model_epilog)
+from engine.cli.rows import GrowingCsv
 from engine.grid import BuiltModel, client_for
 from engine.parallel import ParallelChain, splits
 
@@ -24,13 +26,16 @@ from engine.parallel import ParallelChain, splits
 def worker_counts(text):
     """An argparse type: comma-separated worker counts, each ≥ 1, no repeats, in the order
     given."""
-    parse = int_in(1)
+    parse = int_in(1, MAX_WORKERS)
     counts = [parse(part.strip()) for part in text.split(",") if part.strip()]
     if not counts:
         raise argparse.ArgumentTypeError("give at least one number of workers, e.g. 1,2,4")
     if len(set(counts)) < len(counts):
         raise argparse.ArgumentTypeError(f"a number of workers is repeated in {text!r}")
     return counts
+
+
+bounded(worker_counts, 1, MAX_WORKERS)  # each of them
 
 
 def add_parallel_parser(commands, model):
@@ -46,9 +51,9 @@ def add_parallel_parser(commands, model):
     parser.add_argument("--workers", type=worker_counts, required=True, metavar="K,K,…",
                         help="the numbers of workers (shards of the corpus) to run, e.g. "
                              "1,2,4; each k is its own chain from the same start")
-    parser.add_argument("--iterations", type=int_in(1), required=True,
+    parser.add_argument("--iterations", type=int_in(1, MAX_SWEEPS), required=True,
                         help="iterations of each chain (a sweep on every worker, then the merge)")
-    parser.add_argument("--seed", type=int_in(0), default=0,
+    parser.add_argument("--seed", type=SEED, default=0,
                         help="the chains' seed (default 0): k = 1 is `run`'s chain of that seed")
     parser.add_argument("--eta", type=float_in(0.0, 1.0), default=None,
                         help="initialisation η (default: the model's)")
@@ -78,18 +83,18 @@ def run_parallel(args):
                          f"corpus has {units:,}, and a worker needs at least one")
     init = initialisation(model_class, args)
     processes = min(max(args.workers), os.cpu_count() or 1)
-    frames = []
-    with client_for(processes, args.scheduler) as client:
-        for k in args.workers:
+    with client_for(processes, args.scheduler) as client, \
+            GrowingCsv(args.out, "chains", len(args.workers), FULL_PRECISION) as rows:
+        for k in args.workers:  # each chain's rows are on disk as soon as it ends
             with ParallelChain(BuiltModel(model), args.sampler, k, args.seed, client=client,
                                init=init, skip=not args.no_skip,
                                total_sweeps=args.iterations) as chain:
                 for _ in range(args.iterations):
                     chain.iterate()
-                frames.append(chain.trace_frame())
+                rows.add(chain.trace_frame())
             print(f"  {k} workers: done", file=sys.stderr, flush=True)
-    trace = pd.concat(frames, ignore_index=True)
-    trace.to_csv(args.out, index=False, float_format=FULL_PRECISION)
+        trace = pd.concat(rows.frames, ignore_index=True)
+        rows.finish(trace)
     print(fig5_table(trace).to_string(index=False))
 
 

@@ -13,7 +13,7 @@ trees) and the grammar's sizes. PARSES gets one tree per line for each test sent
 import json
 
 from datasets.errors import CorpusError
-from engine.cli.args import add_output, int_in
+from engine.cli.args import SEED, add_input, add_output, int_in
 
 MAX_MARKOV = 10  # sibling labels an intermediate label remembers; more is the whole left context
 MAX_ITERS = 100_000
@@ -26,9 +26,9 @@ def add_parse_parser(commands, model):
     from datasets.trees import MAX_WORDS
     parser = commands.add_parser(
         "parse", help="learn a grammar from trees, parse held-out sentences, EVALB F1 (JSON)")
-    parser.add_argument("--train", nargs="+", required=True, metavar="TREES",
+    add_input(parser, "--train", nargs="+", required=True, metavar="TREES",
                         help="training treebank files (Penn brackets)")
-    parser.add_argument("--test", nargs="+", required=True, metavar="TREES",
+    add_input(parser, "--test", nargs="+", required=True, metavar="TREES",
                         help="held-out treebank files: their sentences are parsed from their "
                              "words and scored against their trees")
     parser.add_argument("--grammar", required=True, choices=list(GRAMMARS),
@@ -44,7 +44,7 @@ def add_parse_parser(commands, model):
                          help="the sampler that learns it (default type)")
     sampled.add_argument("--iters", type=int_in(1, MAX_ITERS), default=100,
                          help="its sweeps over the training trees (default 100)")
-    sampled.add_argument("--seed", type=int_in(0, 2**32 - 1), default=0, help="its seed")
+    sampled.add_argument("--seed", type=SEED, default=0, help="its seed")
     sampled.add_argument("--average", type=int_in(1, MAX_AVERAGE), default=10,
                          help="the samples whose mean grammar parses (Liang et al. fn. 6), "
                               "spread over the chain's second half (default 10; 1: the last "

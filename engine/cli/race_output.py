@@ -5,6 +5,8 @@ import os
 from engine.grid import KEYS
 from engine.cli.race_plots import race_pngs
 from engine.samplers import make_sampler
+
+TRACES, SUMMARY = "traces.csv", "summary.csv"  # engine.cli.race's RACE_FILES lists them
 RUN_COLUMNS = ("iteration", "seconds", "loglik", "temperature", "objective", "objective_kind")
 
 
@@ -22,7 +24,13 @@ def write_race(folder, traces, table, plots=None):
     pictures as PNG files too (engine.cli.race_plots.race_pngs)."""
     os.makedirs(folder, exist_ok=True)
     # pandas writes each float's shortest repr, which reads back exactly: η = 0.1 stays "0.1"
-    traces.to_csv(os.path.join(folder, "traces.csv"), index=False)
-    table.to_csv(os.path.join(folder, "summary.csv"), index=False)
+    traces.to_csv(os.path.join(folder, TRACES), index=False)
+    write_summary(folder, traces, table, plots)
+
+
+def write_summary(folder, traces, table, plots=None):
+    """summary.csv in ``folder`` and, with ``plots``, the traces' pictures: what a race writes
+    once its traces are written."""
+    table.to_csv(os.path.join(folder, SUMMARY), index=False)
     if plots:
         race_pngs(folder, traces, plots)

@@ -28,6 +28,7 @@ import json
 import multiprocessing
 import os
 import platform
+import signal
 import subprocess
 import sys
 import threading
@@ -248,6 +249,11 @@ class Worker:
 
 
 def _serve(connection):
+    """A compile worker's loop. The process that forked it stops it (``Worker.stop``): Ctrl-C,
+    which the terminal sends to every process of the group, is left to that one, and SIGTERM
+    ends it at once, whatever handler it inherited (engine.cli.stopping's raises)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
         job = connection.recv()
         try:
@@ -261,7 +267,7 @@ class Compiler:
 
     wanted: the keys of the jobs a page waits for, first; requests: a file descriptor whose
     lines name more such jobs (None: no requests); report(job, outcome, detail): called after each job
-    (outcome "done" or "failed")."""
+    (outcome "started", "done" or "failed")."""
 
     def __init__(self, jobs, workers, wanted=(), requests=None, report=None):
         self.queue = JobQueue(jobs, wanted)
@@ -291,6 +297,7 @@ class Compiler:
             job = worker.job is None and self.queue.take()
             if job:
                 worker.start(job)
+                self.report(job, "started", None)  # a job can take minutes: say so at once
         self.progress.write(self.done, self.failed,
                             running=[w.job.key for w in pool if w.job is not None])
 
@@ -324,8 +331,9 @@ class Compiler:
 
 
 def print_report(job, outcome, detail):
-    """A job's line on stderr: how long it took, or why it failed."""
-    said = f"ready in {detail:.1f} s" if outcome == "done" else f"FAILED: {detail}"
+    """A job's line on stderr: that it started, how long it took, or why it failed."""
+    said = {"started": "compiling…", "done": f"ready in {detail or 0:.1f} s"}.get(
+        outcome, f"FAILED: {detail}")
     print(f"  {job.describe()} {said}", file=sys.stderr, flush=True)
 
 

@@ -37,6 +37,8 @@ class Option:
     choices : the accepted values, for strings
     reads : whether it says how to read the corpus file (a format) rather than what the model
         is: a page that reads the corpus itself (ui/corpus_choice.py) does not offer it
+    file : whether its value names a file the model reads beside the corpus (the command line
+        declares it an input, which no output may overwrite)
     """
 
     name: str
@@ -48,6 +50,7 @@ class Option:
     high: float = None
     choices: tuple = None
     reads: bool = False
+    file: bool = False
 
     def check(self, value):
         """The value, or a ValueError naming the setting and what to give."""

@@ -61,7 +61,7 @@ def test_the_same_seed_gives_the_same_run(tmp_path):
     (["run", "--model", "toy", "--sampler", "gibbs", "--iters", "1", "--seed", "0",
       "--trace", "{tmp}/t.csv"], "invalid choice: 'gibbs'"),
     (["run", "--model", "toy", "--sampler", "type", "--iters", "-2", "--seed", "0",
-      "--trace", "{tmp}/t.csv"], "must be at least 0, got -2"),
+      "--trace", "{tmp}/t.csv"], "must be between 0 and 1,000,000, got -2"),
     (["run", "--model", "toy", "--data", NURSERY, "--sampler", "type", "--iters", "1",
       "--seed", "0", "--trace", "{tmp}/t.csv"], "the toy model reads no corpus"),
     (["run", "--model", "toy", "--sampler", "type", "--iters", "1", "--seed", "0",

@@ -89,7 +89,7 @@ def tree_words(tree):
 
 @pytest.mark.parametrize("args, says", [
     (("--held-out", "0.9"), "argument --held-out: must be between 0 and 0.5, got 0.9"),
-    (("--alpha", "0"), "argument --alpha: must be between 1e-06 and 1e+09, got 0"),
+    (("--alpha", "0"), "argument --alpha: must be between 1e-06 and 1,000,000,000, got 0"),
     (("--data", "missing.mrg"), "missing.mrg"),
 ])
 def test_bad_ptsg_options_give_one_line(tmp_path, args, says):

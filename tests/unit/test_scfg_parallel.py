@@ -215,7 +215,7 @@ def test_the_command_writes_a_row_per_iteration_and_the_fig5_table(tmp_path, cap
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--model", "scfg", "--workers", "0"], "--workers: must be at least 1"),
+    (["--model", "scfg", "--workers", "0"], "--workers: must be between 1 and 1,024"),
     (["--model", "scfg", "--workers", "1,2,1"], "is repeated"),
     (["--model", "scfg", "--workers", "49"], "more workers than pairs: the corpus has 48"),
     (["--model", "toy", "--workers", "2"], "the toy model cannot be split over workers"),

@@ -52,8 +52,8 @@ def test_the_notes_extreme_case_a_equal_1_and_one_customer(tmp_path):
     ("the -2\n", "1", "the count of 'the' is '-2'"),
     ("the 2.5\n", "1", "the count of 'the' is '2.5'"),
     ("the 2\ncats 1\nthe 5\n", "1", "line 3: 'the' is also on line 1: give each word once"),
-    ("the 2\n", "0", "argument --alpha: must be a finite number above 0, got 0"),
-    ("the 2\n", "-1", "argument --alpha: must be a finite number above 0, got -1"),
+    ("the 2\n", "0", "argument --alpha: must be a finite number above 0 and at most 1,000,000,000, got 0"),
+    ("the 2\n", "-1", "argument --alpha: must be a finite number above 0 and at most 1,000,000,000, got -1"),
     ("the 2\n", "abc", "argument --alpha: expected a number, got 'abc'"),
 ])
 def test_bad_input_gives_one_line_and_status_2(tmp_path, text, alpha, says):

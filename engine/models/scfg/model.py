@@ -97,7 +97,7 @@ class ScfgModel(ModelBase):
                "nodes"),
         Option("alignments", "--alignments", str, None,
                "the alignments in Pharaoh format, a line per pair (default: each line of "
-               "--data carries its links as a third field)", reads=True),
+               "--data carries its links as a third field)", reads=True, file=True),
     )
     outputs = (Output("--rules", "file for the rules in use after every sweep, in Hiero's "
                       "format ([X] ||| source ||| target ||| count), each sweep after a "
