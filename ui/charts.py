@@ -20,10 +20,10 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from engine.cli.race_plots import (CHAIN_ROWS, FONT, HEIGHT, PASS_AXIS, VALUE_AXIS,
-                                   autocorrelations_data, autocorrelations_spec, bands,
-                                   chain_traces_data, chain_traces_spec, flat_guard,
-                                   sampler_scale, style)
+from engine.cli.race_plots import (CHAIN_ROWS, DASHED_LEGEND, FONT, HEIGHT, PASS_AXIS,
+                                   VALUE_AXIS, autocorrelations_data, autocorrelations_spec,
+                                   bands, chain_traces_data, chain_traces_spec, flat_guard,
+                                   sampler_dashes, sampler_scale, style)
 from engine.run import thinned
 from ui import export
 from ui.theme import EXACT_COLOUR, STATE_COLOURS, label, state_colour
@@ -75,10 +75,12 @@ def traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps (passe
     x_enc = alt.X(f"{x}:Q", title=x_title, scale=x_scale,
                   axis=PASS_AXIS if x == "sweep" else alt.Axis())
     y_enc = alt.Y(f"{column}:Q", title=y_title, scale=y_scale, axis=VALUE_AXIS)
-    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
+    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None,
+                           legend=DASHED_LEGEND)
     tooltip = [alt.Tooltip("sampler:N"), alt.Tooltip(f"{x}:Q", format=",.3~f"),
                alt.Tooltip(f"{column}:Q", format=",.4~f")]
-    lines = alt.Chart(alt.NamedData("traces")).mark_line(strokeWidth=2.5)
+    lines = alt.Chart(alt.NamedData("traces")).mark_line(strokeWidth=2.5).encode(
+        strokeDash=sampler_dashes(names))
     # the newest rows apart, not found by a filter in the browser: that was an expression
     # evaluated for every point of every line on every tick
     newest = alt.Chart(alt.NamedData("newest")).mark_point(filled=True, size=45, opacity=1)

@@ -13,7 +13,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from engine.samplers import colour, label
+from engine.samplers import colour, label, look
 
 HEIGHT = 230        # pixels of plot, without title, axes and legend
 FONT = 13
@@ -155,6 +155,19 @@ def sampler_scale(names):
     return alt.Scale(domain=[label(n) for n in names], range=[colour(n) for n in names])
 
 
+# a legend of dashed lines shows each sampler's dash, not a dot
+DASHED_LEGEND = alt.Legend(symbolType="stroke", symbolSize=400)
+
+
+def sampler_dashes(names):
+    """Each sampler's line in its own dash (its Look's, as presenter mode draws it): two
+    samplers' lines often coincide (TYPE and TYPE-greedy on the toy), and a solid line on top
+    hid the other; through a dash's gaps the line under it shows."""
+    # the colour's field, sort and title: the two share one legend, its lines dashed
+    return alt.StrokeDash("sampler:N", sort=None, title=None, scale=alt.Scale(
+        domain=[label(n) for n in names], range=[list(look(n).dash) for n in names]))
+
+
 def chain_medians(frame, column, x):
     """Each sampler's median of ``column`` over its chains against ``x``: at every sweep all
     its chains have reached (x "sweep"; the frame's chains thinned to the same sweeps), or at
@@ -200,13 +213,14 @@ def chain_traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps 
     x_enc = alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=True, nice=False),
                   axis=PASS_AXIS if x == "sweep" else alt.Axis())
     y_enc = alt.Y(f"{column}:Q", title=y_title, scale=alt.Scale(zero=False), axis=VALUE_AXIS)
-    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
+    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None,
+                           legend=DASHED_LEGEND)
     chains = alt.Chart(alt.NamedData("chains")).mark_line(strokeWidth=1, opacity=0.45).encode(
         x=x_enc, y=y_enc, color=colour_enc, detail="chain:N",
         tooltip=["sampler:N", "chain:N", alt.Tooltip(f"{x}:Q", format=",.3~f"),
                  alt.Tooltip(f"{column}:Q", format=",.4~f")])
     bold = alt.Chart(alt.NamedData("median")).mark_line(strokeWidth=3.5).encode(
-        x=x_enc, y=y_enc, color=colour_enc,
+        x=x_enc, y=y_enc, color=colour_enc, strokeDash=sampler_dashes(names),
         tooltip=["sampler:N", alt.Tooltip(f"{column}:Q", format=",.4~f", title="median")])
     # each median's newest point a dot: at sweep 0 a line of one point draws nothing
     newest = (alt.Chart(alt.NamedData("median")).mark_point(filled=True, size=45, opacity=1)
