@@ -156,6 +156,7 @@ def test_chart_titles_fit_a_phone_and_show_no_raw_notation(open_page, page):
         at.run()
     found = charts(at)
     assert found
+    assert "" not in found  # every chart has a title: its picture and file are named by it
     for spec, _ in found.values():
         text = spec.get("title", {}).get("text", "")
         for line in text if isinstance(text, list) else [text]:
