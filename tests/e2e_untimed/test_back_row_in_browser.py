@@ -8,7 +8,7 @@ from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_classroom import LABELS
 from ui.presenter import LEGIBLE
 
-expect.set_options(timeout=120_000)
+expect.set_options(timeout=240_000)  # a fresh server's first page loads its kernels
 
 # (text, px on screen) of every visible text under 24 px in the page's main part; an SVG
 # text's size is its font size times the drawing's scale on screen (CSS zoom included). A
@@ -28,7 +28,8 @@ SMALL_TEXT = """(least) => {
   }
   for (const t of main.querySelectorAll('svg text')) {
     if (!t.textContent.trim() || !shown(t)) continue;
-    const scale = t.getBoundingClientRect().height / t.getBBox().height;
+    const svg = t.ownerSVGElement;  // its scale on screen: its drawn width over its own
+    const scale = svg.getBoundingClientRect().width / (svg.width.baseVal.value || 1);
     const size = parseFloat(t.getAttribute('font-size') || getComputedStyle(t).fontSize) * scale;
     if (size < least - 0.5) small.push([t.textContent.trim().slice(0, 40), size]);
   }
@@ -49,7 +50,8 @@ def test_every_text_of_a_lesson_in_presenter_mode_is_legible_from_the_back_row(b
         page.wait_for_timeout(1500)  # the charts' first draw
         page.screenshot(path=str(ARTIFACTS / f"presenter-{path}.png"), full_page=True)
         small = page.evaluate(SMALL_TEXT, LEGIBLE)
-        assert not small, "\n".join(f"{size:.1f} px: {text}" for text, size in small)
+        assert not small, path + "\n" + "\n".join(f"{size:.1f} px: {text}"
+                                                    for text, size in small)
     finally:
         context.close()
 
