@@ -74,3 +74,22 @@ def test_the_hmm_legend_shows_every_state_in_presenter_mode(browser, app_url):
         assert shown == [str(k) for k in range(1, len(shown) + 1)] and len(shown) >= 2
     finally:
         context.close()
+
+
+CUT_VALUES = """() => [...document.querySelectorAll('[data-testid="stMetricValue"]')].map(value => {
+  const text = value.querySelector('div') || value;
+  return [value.textContent, text.scrollWidth - text.clientWidth]; })"""
+
+
+@pytest.mark.parametrize("width, height, address", [(1440, 900, ""), (1920, 1080, "?presenter=1")])
+def test_the_toys_metric_values_fit_their_tiles(browser, app_url, width, height, address):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/toy_posterior{address}")
+        expect(page.locator(LABELS).first).to_contain_text("· pass 0")
+        values = page.evaluate(CUT_VALUES)
+        assert values and all(text.startswith("m = ") for text, _ in values)
+        assert [text for text, overflow in values if overflow > 0] == []  # none cut ("1,0…")
+    finally:
+        context.close()
