@@ -17,7 +17,7 @@ import streamlit as st
 from engine.diagnostics import RHAT_LIMIT, autocorrelation, diagnose_chains, rhat_text
 from engine.grid import BuiltModel, tasks
 from engine.live.pool import ChainPool, LiveRace, plan
-from engine.cli.race_plots import final_bands, first_up
+from engine.cli.race_plots import final_bands, first_up, plain
 from engine.models import registry
 from engine.samplers import offered
 from ui import charts, exercises, playback, race_page
@@ -145,7 +145,7 @@ def settings():
     with st.sidebar:
         st.header("Settings")
         SETTINGS.preset_picker()
-        name = st.selectbox("Model", list(MODELS), format_func=lambda n: MODELS[n].label,
+        name = st.selectbox("Model", list(MODELS), format_func=lambda n: plain(MODELS[n].label),
                             key="race_model")
     model_class = MODELS[name]
     view_or_stop(model_class)  # a model of a kind no page draws says so here
@@ -458,11 +458,11 @@ def scalar_controls(model_class):
     choices = ["loglik", *model_class.trace_labels]
     st.selectbox("Trace and autocorrelation of", choices,
                  format_func=lambda c: "log-probability" if c == "loglik"
-                 else model_class.trace_labels[c], key="race_scalar")
+                 else plain(model_class.trace_labels[c]), key="race_scalar")
     measures = list(model_class.trace_labels)
     if measures:
-        st.selectbox("Measure charted above", measures, format_func=model_class.trace_labels.get,
-                     key="race_measure")
+        st.selectbox("Measure charted above", measures,
+                     format_func=lambda c: plain(model_class.trace_labels[c]), key="race_measure")
 
 
 def draw_scalar(race):

@@ -21,7 +21,7 @@ from engine.models.ptsg.model import MAX_LENGTH, held_out_split
 from engine.parsing.pipeline import evaluate
 from ui import exercises, playback, race_page
 from ui.charts import show_traces
-from ui.kinds.trees import VIEW, legend, tree_row
+from ui.kinds.trees import VIEW, binarised, labels_toggle, legend, tree_row
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
 from ui.settings import PageSettings, Setting
@@ -156,6 +156,7 @@ def draw_trees(race):
                     f"(trees {first + 1}–{last} of {len(model.trees):,})")
         st.markdown("".join(tree_row(model, run.state, u, {}) for u in range(first, last))
                     + legend(), unsafe_allow_html=True)
+        labels_toggle()
     with right:
         table = model.fragment_table(run.state)
         root = st.session_state.tf_root
@@ -217,7 +218,8 @@ def draw_parses(race):
             continue
         tree, cut = derivation(parse, grammar)
         drawing = tree_svg(tree, cut, caption=f"Held-out sentence {number + 1}: parsed with "
-                                              f"{int(cut.sum())} fragments")
+                                              f"{int(cut.sum())} fragments",
+                           binarised=binarised())
         rows.append(f"<div style='margin:2px 0 10px'>{head}<div style='overflow-x:auto;"
                     f"padding-bottom:2px'>{drawing}</div></div>")
     st.markdown(f"**Held-out sentences {first + 1}–{first + len(rows)} of {len(sentences):,} "

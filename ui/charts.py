@@ -12,7 +12,6 @@ with the run.
 """
 import base64
 import io
-import textwrap
 from functools import lru_cache
 
 import altair as alt
@@ -21,9 +20,10 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from engine.cli.race_plots import (CHAIN_ROWS, FONT, HEIGHT, PASS_AXIS, autocorrelations_data,
-                               autocorrelations_spec, bands, chain_traces_data,
-                               chain_traces_spec, sampler_scale, style)
+from engine.cli.race_plots import (CHAIN_ROWS, DASHED_LEGEND, FONT, HEIGHT, PASS_AXIS,
+                                   VALUE_AXIS, autocorrelations_data, autocorrelations_spec,
+                                   bands, chain_traces_data, chain_traces_spec, flat_guard,
+                                   sampler_dashes, sampler_scale, style)
 from engine.run import thinned
 from ui import export
 from ui.theme import EXACT_COLOUR, STATE_COLOURS, label, state_colour
@@ -35,16 +35,6 @@ MAX_ROWS = 300      # points per sampler's line
 AREA_ROWS = 100     # passes per stacked area (a mark per pass and state: up to K of them a pass)
 HEATMAP_ROWS = 80   # passes per trajectory heatmap
 PICTURE_HEIGHT = 4 * HEATMAP_ROWS  # pixel rows of a heatmap's picture (a pixel column a token)
-TITLE_CHARS = 40    # a title's characters per line: a phone's chart is about 330 px wide
-
-
-def title_lines(title):
-    """``title`` broken into lines of at most TITLE_CHARS characters (Vega-Lite draws a list
-    as lines; it cannot wrap a title itself): on a phone longer titles were cut."""
-    lines = textwrap.wrap(title, TITLE_CHARS)
-    return lines[0] if len(lines) == 1 else lines
-
-
 def show_traces(where, race, column, y_title, title, key, x="sweep", x_title="sweeps (passes)",
                 y_domain=None, x_domain=None, x_reach=None, level=None, height=HEIGHT):
     """Draw one line per sampler of ``column`` against ``x`` from a Race's traces in ``where``
@@ -84,16 +74,20 @@ def traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps (passe
     y_scale = alt.Scale(domain=list(y_domain)) if y_domain else alt.Scale(zero=False)
     x_enc = alt.X(f"{x}:Q", title=x_title, scale=x_scale,
                   axis=PASS_AXIS if x == "sweep" else alt.Axis())
-    y_enc = alt.Y(f"{column}:Q", title=y_title, scale=y_scale, axis=alt.Axis(format=",.6~g"))
-    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
+    y_enc = alt.Y(f"{column}:Q", title=y_title, scale=y_scale, axis=VALUE_AXIS)
+    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None,
+                           legend=DASHED_LEGEND)
     tooltip = [alt.Tooltip("sampler:N"), alt.Tooltip(f"{x}:Q", format=",.3~f"),
                alt.Tooltip(f"{column}:Q", format=",.4~f")]
-    lines = alt.Chart(alt.NamedData("traces")).mark_line(strokeWidth=2.5)
+    lines = alt.Chart(alt.NamedData("traces")).mark_line(strokeWidth=2.5).encode(
+        strokeDash=sampler_dashes(names))
     # the newest rows apart, not found by a filter in the browser: that was an expression
     # evaluated for every point of every line on every tick
     newest = alt.Chart(alt.NamedData("newest")).mark_point(filled=True, size=45, opacity=1)
     chart = alt.layer(*(part.encode(x=x_enc, y=y_enc, color=colour_enc, tooltip=tooltip)
                         for part in (lines, newest)))
+    if y_domain is None:  # at pass 0 every sampler is at the shared start: one value
+        chart = alt.layer(chart, flat_guard("traces", column))
     if x_reach is not None:  # an invisible point: the spec stays the same as the data grows
         reach = alt.Chart(alt.InlineData(values=[{x: x_reach}])).mark_point(opacity=0)
         chart = alt.layer(chart, reach.encode(x=f"{x}:Q"))
@@ -104,7 +98,7 @@ def traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps (passe
         words = alt.Chart(mark).mark_text(align="right", dy=-7, color=EXACT_COLOUR, x="width",
                                           fontSize=FONT - 1).encode(y="y:Q", text="text:N")
         chart = alt.layer(chart, rule, words)
-    return style(chart, title_lines(title), height).to_dict()
+    return style(chart, title, height).to_dict()
 
 
 def traces_data(race, column, x="sweep"):
@@ -197,7 +191,7 @@ def state_trajectories_spec(names, title, axis_title, height):
                 axis=PASS_AXIS),
         y2="to:Q",
         tooltip=[alt.Tooltip("token:N", title="position:word")])
-    return style(alt.layer(picture, columns), title_lines(title), height).to_dict()
+    return style(alt.layer(picture, columns), title, height).to_dict()
 
 
 def state_shares(passes, shares, n_states, title, height=HEIGHT):
@@ -225,7 +219,7 @@ def state_shares_spec(n_states, title, height=HEIGHT):
         color=alt.Color("state:O", scale=state_scale(n_states), title="state"),
         order=alt.Order("state:O"),
         tooltip=["pass:Q", "state:O", alt.Tooltip("share:Q", format=".1%")])
-    return style(chart, title_lines(title), height, legend="right").to_dict()
+    return style(chart, title, height, legend="right").to_dict()
 
 
 def confusion(table, n_states, tags, title, height=HEIGHT):
@@ -249,7 +243,7 @@ def confusion_spec(n_states, tags, title, height=HEIGHT):
         color=alt.Color("tokens:Q", scale=alt.Scale(scheme="blues"), title="tokens",
                         legend=alt.Legend(gradientLength=120)),
         tooltip=["state:O", "tag:N", "tokens:Q"])
-    return style(chart, title_lines(title), max(height, 18 * n_states), legend="right").to_dict()
+    return style(chart, title, max(height, 18 * n_states), legend="right").to_dict()
 
 
 def show(where, chart, key):

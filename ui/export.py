@@ -21,9 +21,10 @@ import pandas as pd
 import streamlit as st
 
 from engine.cli.chains import write_trace
-from engine.cli.race_plots import render
+from engine.cli.race_plots import readable, render
 from engine.grid import KEYS
 from ui import presenter
+from ui.page import LESSON
 from ui.settings import slug
 
 SLIDE_WIDTH = 800  # pixels of a picture's plot; PNG_SCALE makes it 1600, a 16:9 slide's width
@@ -90,14 +91,16 @@ def altair_parts(chart):
     return spec, datasets, shown
 
 
-def file_stem(spec, key):
-    """A file's name for a chart: its title's words ("log p against passes" →
-    "log-p-against-passes"), else its key."""
+def file_stem(spec, key, lesson=""):
+    """A file's name for a chart: the lesson's and its title's words ("Restaurants", "Tables
+    against customers" → "restaurants-tables-against-customers"), else its key's; a folder of
+    slides' pictures then tells which lesson and which chart each one is."""
     title = spec.get("title")
     text = title.get("text") if isinstance(title, dict) else title
     if isinstance(text, list):
         text = " ".join(text)
-    return slug(text) if isinstance(text, str) and slug(text) else slug(key)
+    chart = slug(text) if isinstance(text, str) and slug(text) else slug(key)
+    return "-".join(part for part in (slug(lesson), chart) if part)
 
 
 def picture(spec, datasets, kind):
@@ -138,7 +141,7 @@ def while_playing():
 def downloads(spec, datasets, csv, key):
     """A small download icon at the chart's top right opening its three downloads (``csv``:
     the function making the CSV's text)."""
-    stem = file_stem(spec, key)
+    stem = file_stem(spec, key, st.session_state.get(LESSON, ""))
     with st.container(key=f"downloads_{key}"):  # ui.theme.DOWNLOADS_CSS places it
         if _PLAYING.get():
             # the container stays, empty: the chart after it keeps its place on the page, and
@@ -160,10 +163,12 @@ def downloads(spec, datasets, csv, key):
 def draw(where, spec, datasets, key, shown=None, width="stretch", table=None):
     """Draw a Vega-Lite ``spec`` with its named ``datasets`` (frames) in ``where``, inside a
     container keyed ``key`` (the chart's stable place on the page: the CSS class st-key-<key>
-    finds it), with its downloads; in presenter mode restyled first (ui.presenter).
+    finds it), with its downloads; made readable (race_plots.readable: plain titles, tick
+    formats) and in presenter mode restyled (ui.presenter).
     ``shown``: the datasets its CSV holds (all by default); ``table``: a frame it holds instead
     (a heatmap drawn as a picture: its cells); ``width``: Streamlit's (None: Streamlit's choice
     for the kind of chart)."""
+    spec = readable(spec)
     if presenter.on():
         spec = presenter.restyle(spec)
     if table is not None:

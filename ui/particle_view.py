@@ -10,7 +10,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from engine.cli.race_plots import style
+from engine.cli.race_plots import VALUE_AXIS, style
 from engine.samplers import colour
 from ui.kinds.segmentation import utterance_html
 
@@ -205,7 +205,7 @@ def versus_chart(points, lines, column, title, height=300):
         learner=points["learner"] + " (one pass)")
     x = alt.X("seconds:Q", title="engine seconds", scale=alt.Scale(zero=True, nice=False))
     y = alt.Y(f"{column}:Q", title=title, scale=alt.Scale(zero=False),
-              axis=alt.Axis(format=",.6~g"))
+              axis=VALUE_AXIS)
     value = alt.Tooltip(f"{column}:Q", title=title, format=",.4~f")
     seconds = alt.Tooltip("seconds:Q", title="engine seconds", format=",.3f")
     chains = alt.Chart(batch).mark_line(strokeWidth=2.5).encode(

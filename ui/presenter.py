@@ -22,11 +22,16 @@ KEY = SETTING.name  # the mode in st.session_state, for the whole session
 # of a page alone, as AppTest makes), so the mode is kept under KEY and the switch set from it
 TOGGLE = "presenter_toggle"
 
-# chart sizes on a projector (the lab's own are 12–15 px, engine.cli.race_plots.style)
-AXIS_LABEL, AXIS_TITLE, LEGEND, TITLE = 16, 18, 17, 21
+# chart sizes on a projector (the lab's own are 12–15 px, engine.cli.race_plots.style): at
+# 1920 × 1080 the back row of a lecture hall, 10 m away, reads 24 px and more
+LEGIBLE = 24  # px
+AXIS_LABEL, AXIS_TITLE, LEGEND, TITLE = LEGIBLE, 26, LEGIBLE, 30
 LINE_FACTOR, LINE_MAX = 1.6, 5.0     # stroke widths: the thin chain lines grow most, in effect
 POINT_FACTOR, POINT_SIZE = 2.5, 90   # point areas (Vega-Lite's default is 30)
-TEXT_FACTOR, TEXT_SIZE = 1.3, 15
+TEXT_FACTOR, TEXT_SIZE = 2.4, LEGIBLE  # a chart's own text marks and labels (10 px and up)
+# the drawings (ui.tree_svg, ui.forest_svg) are in px, their smallest text 10.5 px
+DRAWING_ZOOM = 2.3
+WIDE_LEGEND_COLUMNS = 6  # a legend at the right goes under the plot in this many columns
 LEGEND_COLUMNS = 2
 STROKED = ("line", "rule", "trail")  # marks a dash can tell apart
 COMPOSITIONS = ("layer", "hconcat", "vconcat", "concat")
@@ -49,9 +54,19 @@ EMBEDDED_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapseButton"],
 [data-testid="stExpandSidebarButton"] { display: none; }
 </style>"""
-PRESENTER_CSS = """<style>
-html { font-size: 20px; }
-@media (max-width: 640px) { html { font-size: 17px; } }
+PRESENTER_CSS = f"""<style>
+html {{ font-size: {LEGIBLE}px; }}
+/* text Streamlit (or a view's inline style) sets below 1rem, captions, widget and metric
+   labels, a view's rows, grows to 1rem: nothing on the page under 24 px */
+@media (min-width: 641px) {{
+  [data-testid="stMain"] :is(p, span, div, li, td, th, code, kbd, label, small, figcaption,
+      a):not(h1 *, h2 *, h3 *, h4 *, h5 *, h6 *, svg *, .katex, .katex *, [data-testid="stMetricValue"],
+      [data-testid="stMetricValue"] *) {{ font-size: max(1rem, 1em) !important; }}
+  /* formulas keep their own proportions, larger: a subscript (0.7 em) reaches 24 px too */
+  [data-testid="stMain"] .katex {{ font-size: 1.45em !important; }}
+  [data-testid="stMain"] svg[role="img"] {{ zoom: {DRAWING_ZOOM}; }}
+}}
+@media (max-width: 640px) {{ html {{ font-size: 17px; }} }}
 </style>"""
 
 
@@ -117,6 +132,11 @@ def restyle(spec):
                         "symbolStrokeWidth": 4, "symbolSize": 400, "symbolType": "stroke"}
     if legend.get("columns", 0) > LEGEND_COLUMNS:  # larger labels: three overflow a phone
         config["legend"]["columns"] = LEGEND_COLUMNS
+    if legend.get("orient") == "right":
+        # 15 hidden states at 24 px overflowed the plot's height (the legend stopped at 12):
+        # under the plot, in columns, every entry shows
+        config["legend"].update(orient="bottom", columns=WIDE_LEGEND_COLUMNS,
+                                symbolType="square")
     config["title"] = {**config.get("title", {}), "fontSize": TITLE}
     title = spec.get("title")
     if isinstance(title, dict):

@@ -101,14 +101,15 @@ def tables_path(history, alpha, discount, total):
             "customers": n, "tables": expected_tables_digamma(alpha, n), "what": expected})],
             ignore_index=True)
         lines, colours, dashes = lines + [expected], colours + ["#7f7f7f"], dashes + [[5, 3]]
-    return alt.Chart(frame).mark_line(interpolate="step-after").encode(
+    chart = alt.Chart(frame).mark_line(interpolate="step-after").encode(
         x=alt.X("customers:Q", scale=alt.Scale(domain=[0, total]), title="customers n"),
         y=alt.Y("tables:Q", title="tables T"),
         color=alt.Color("what:N", title=None, scale=alt.Scale(domain=lines, range=colours),
                         legend=alt.Legend(orient="bottom-right", labelLimit=400)),
         strokeDash=alt.StrokeDash("what:N", legend=None,
                                   scale=alt.Scale(domain=lines, range=dashes)),
-    ).properties(height=230)
+    )
+    return style(chart, "Tables against customers so far", 230)
 
 
 def figure_two(lines, points, alphas):

@@ -29,6 +29,9 @@ PHONE_CSS = """<style>
 .st-key-race_metrics > [data-testid="stElementContainer"] { flex: 0 0 8.9rem; width: 8.9rem; }
 .st-key-race_metrics [data-testid="stMetricLabel"] { min-height: 2.6em; align-items: start; }
 .st-key-race_metrics [data-testid="stMetricLabel"] p { white-space: normal; }
+/* a tile's value at a size its width holds: at Streamlit's 2.25rem the toy's "m = 1,000"
+   was cut to "m = 1,0…" (143 px in a 142 px tile); 1.75rem holds ten characters */
+.st-key-race_metrics [data-testid="stMetricValue"] { font-size: 1.75rem; }
 /* a live chart (ui.charts.show_live) keeps its full opacity while a tick reruns: the tick
    redraws it in place, and on a busy server the run outlasted Streamlit's delay before it
    fades what it has not redrawn yet, so the charts flickered on a projector. The cause, a

@@ -41,6 +41,7 @@ class Layout:
     """Where every node of a tree goes.
 
     labels : tuple of str, the nodes' labels in preorder
+    shown : tuple of str, what each node's box says (``shown_label``)
     words : tuple of (str or None), each preterminal's word (None for other nodes)
     parent : tuple of int, each node's parent (-1 for the root)
     x, y : tuple of float, each node's centre in px
@@ -48,6 +49,7 @@ class Layout:
     """
 
     labels: tuple
+    shown: tuple
     words: tuple
     parent: tuple
     x: tuple
@@ -66,9 +68,25 @@ def is_minor(label):
     return label.startswith("@")
 
 
-def label_width(label):
-    """The width in px of a node's label box."""
-    return text_width(label, MINOR_FONT if is_minor(label) else LABEL_FONT) + 8
+def shown_label(label, binarised=False):
+    """What a node's box says: the treebank's own label, an intermediate node of the
+    binarisation that of the node it is part of (``@NP|<DT>`` → NP, drawn lighter); with
+    ``binarised``, the label the grammar uses."""
+    if binarised or not is_minor(label):
+        return label
+    return label[1:].split("|", 1)[0]
+
+
+def label_width(text, minor=False):
+    """The width in px of a node's label box saying ``text``; ``minor``: an intermediate
+    node's (a smaller font)."""
+    return text_width(text, MINOR_FONT if minor else LABEL_FONT) + 8
+
+
+def node_width(labels, shown, i):
+    """The width in px of node i's label box (labels: the nodes' labels, shown: what their
+    boxes say)."""
+    return label_width(shown[i], is_minor(labels[i]))
 
 
 def _preorder(tree):
@@ -112,23 +130,27 @@ def _centres(children, leaves, leaf_x):
     return x
 
 
-def layout(tree):
+def layout(tree, binarised=False):
     """The tidy layered layout of a binarised tree (see the module's docstring).
 
     Parameters
     ----------
     tree : tuple
         ``(label, child, …)``, a preterminal ``(tag, word)``.
+    binarised : bool
+        Whether the boxes say the binarisation's labels (else the treebank's, ``shown_label``).
 
     Returns
     -------
     Layout
     """
     labels, words, parent, children, depth = _preorder(tree)
+    shown = [shown_label(label, binarised) for label in labels]
     leaves = [i for i, word in enumerate(words) if word is not None]
     number = {node: k for k, node in enumerate(leaves)}
     last = _last_leaves(children, [number.get(i, -1) for i in range(len(labels))])
-    half = [max(label_width(labels[i]), text_width(words[i], WORD_FONT)) / 2 for i in leaves]
+    half = [max(node_width(labels, shown, i), text_width(words[i], WORD_FONT)) / 2
+            for i in leaves]
     extra = [0.0] * len(leaves)  # room added before each leaf to keep a row's labels apart
 
     def leaf_positions():
@@ -145,14 +167,15 @@ def layout(tree):
         rows.setdefault(d, []).append(i)
     for row in rows.values():
         for a, b in zip(row, row[1:]):
-            need = (label_width(labels[a]) + label_width(labels[b])) / 2 + LABEL_GAP
+            need = (node_width(labels, shown, a) + node_width(labels, shown, b)) / 2 + LABEL_GAP
             if x[b] - x[a] < need:  # moving every leaf right of a's moves b, never a
                 extra[last[a] + 1] += need - (x[b] - x[a])
                 x = _centres(children, leaves, leaf_positions())
     y = [PAD + BOX_HEIGHT / 2 + 4 + d * ROW_HEIGHT for d in depth]
     width = max(x[i] + h for i, h in zip(leaves, half)) + PAD
     height = max(y) + WORD_DROP + WORD_FONT / 2 + PAD
-    return Layout(tuple(labels), tuple(words), tuple(parent), tuple(x), tuple(y), width, height)
+    return Layout(tuple(labels), tuple(shown), tuple(words), tuple(parent), tuple(x), tuple(y),
+                  width, height)
 
 
 def fragment_roots(parent, cut):
@@ -215,7 +238,8 @@ def _shading(shape, roots, colours):
     for i, up in enumerate(shape.parent):
         root, x, y = roots[i], shape.x[i], shape.y[i]
         boxes.setdefault(root, []).append(
-            _box(x, y, label_width(shape.labels[i]) + 2 * HALO, BOX_HEIGHT + 2 * HALO))
+            _box(x, y, node_width(shape.labels, shape.shown, i) + 2 * HALO,
+                 BOX_HEIGHT + 2 * HALO))
         if up >= 0 and root == roots[up]:
             paths.setdefault(root, []).append(_line(shape.x[up], shape.y[up], x, y))
         if shape.words[i]:
@@ -250,23 +274,23 @@ def _edges(shape, roots, colours):
     return f"<g stroke-linecap='round'>{''.join(out)}</g>"
 
 
-def _mark_box(x, y, label, mark):
+def _mark_box(x, y, width, mark):
     """The highlight of a marked site in ui.theme.SITE_MARK's colours: the pivot dark, a block
     site light, a conflicted one greyed inside a dashed outline; a site the move changed has a
     thick border."""
     background, border = SITE_MARK[mark[0]]
     dashes = {"stroke_dasharray": "4 3"} if mark[0] == "conflict" else {}
-    return _box(x, y, label_width(label) + 4, BOX_HEIGHT + 2, fill=background, stroke=border,
+    return _box(x, y, width + 4, BOX_HEIGHT + 2, fill=background, stroke=border,
                 stroke_width=3 if "changed" in mark else 1.2, **dashes)
 
 
-def _label(x, y, label, mark):
-    """A node's label: an intermediate node's smaller and lighter; a marked one in its mark's
-    text colour."""
+def _label(x, y, label, text, mark):
+    """A node's label saying ``text``: an intermediate node's smaller and lighter; a marked
+    one in its mark's text colour."""
     minor = is_minor(label)
     fill = MARK_TEXT[mark[0]] if mark else "#8a8a8a" if minor else "#1f1f1f"
     return (f"<text x='{x:.1f}' y='{y + 4.5:.1f}' font-size='{MINOR_FONT if minor else LABEL_FONT}'"
-            f" font-weight='{400 if minor else 600}' fill='{fill}'>{html.escape(label)}</text>")
+            f" font-weight='{400 if minor else 600}' fill='{fill}'>{html.escape(text)}</text>")
 
 
 def _title(label, i, cut, mark, root_text):
@@ -286,11 +310,11 @@ def _node(shape, i, cut, mark, colour, root_text):
     x, y = shape.x[i], shape.y[i]
     parts = ["<g>", _title(shape.labels[i], i, cut, mark, root_text)]
     if mark:
-        parts.append(_mark_box(x, y, shape.labels[i], mark))
+        parts.append(_mark_box(x, y, node_width(shape.labels, shape.shown, i), mark))
     if colour:
         parts.append(f"<circle cx='{x:.1f}' cy='{y - BOX_HEIGHT / 2 - 3:.1f}' r='4.5' "
                      f"fill='{colour}' stroke='#fff' stroke-width='1.5'/>")
-    parts.append(_label(x, y, shape.labels[i], mark))
+    parts.append(_label(x, y, shape.labels[i], shape.shown[i], mark))
     if shape.words[i]:  # a frontier node has none
         parts.append(f"<text x='{x:.1f}' y='{y + WORD_DROP + 4.5:.1f}' font-size='{WORD_FONT}' "
                      f"font-style='italic' fill='#1f1f1f'>{html.escape(shape.words[i])}</text>")
@@ -300,7 +324,7 @@ def _node(shape, i, cut, mark, colour, root_text):
 TREE_ROOT = "the tree's root, always a fragment's root (no site)"
 
 
-def tree_svg(tree, cut, marks=None, caption="", root_text=TREE_ROOT):
+def tree_svg(tree, cut, marks=None, caption="", root_text=TREE_ROOT, binarised=False):
     """A binarised tree as an inline SVG, every fragment shaded in its own colour.
 
     Parameters
@@ -319,6 +343,9 @@ def tree_svg(tree, cut, marks=None, caption="", root_text=TREE_ROOT):
         The drawing's accessible name (its ``aria-label``).
     root_text : str
         What the root's tooltip says it is (a fragment drawn alone: "the fragment's root").
+    binarised : bool
+        Whether the boxes say the binarisation's labels (``@NP|<DT>``); by default the
+        treebank's (NP). A node's tooltip always gives the label the grammar uses.
 
     Returns
     -------
@@ -332,7 +359,7 @@ def tree_svg(tree, cut, marks=None, caption="", root_text=TREE_ROOT):
         When ``cut`` does not have one value per node.
     """
     marks = marks or {}
-    shape = layout(tree)
+    shape = layout(tree, binarised)
     if len(cut) != len(shape.labels):
         raise ValueError(f"the tree has {len(shape.labels)} nodes but {len(cut)} cut values "
                          "were given: give one per node, in preorder")

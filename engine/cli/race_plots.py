@@ -4,6 +4,8 @@ Streamlit, so the Sampler race page (ui/charts.py) and ``python -m engine race``
 draw the same pictures.
 """
 import json
+import re
+import textwrap
 from functools import lru_cache
 from pathlib import Path
 
@@ -11,11 +13,28 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from engine.samplers import colour, label
+from engine.samplers import colour, label, look
 
 HEIGHT = 230        # pixels of plot, without title, axes and legend
 FONT = 13
 PASS_AXIS = alt.Axis(format="d", tickMinStep=1)  # passes are whole numbers
+# a value axis' format names no precision: Vega then takes it from the tick step, so from the
+# data's range ("−1,240", "0.05"); ",.6~g" gave every tick six digits ("0.205141", "6.96556")
+VALUE_FORMAT, LOG_FORMAT = ",~f", ",~g"
+VALUE_AXIS = alt.Axis(format=VALUE_FORMAT)
+LABEL_GAP = 6  # px at least between two tick labels: abutting ones read as one ("0.000.01")
+FLAT_SPAN, FLAT_ZERO_SPAN = 0.05, 0.5  # what a flat line's axis spans (flat_guard)
+TITLE_CHARS = 40    # a title's characters per line: a phone's chart is about 330 px wide
+
+
+def title_lines(title):
+    """``title`` as plain text broken into lines of at most TITLE_CHARS characters (Vega-Lite
+    draws a list as lines; it cannot wrap a title itself): on a phone longer titles were cut.
+    A list is taken as lines already."""
+    if isinstance(title, list):
+        return [plain(line) for line in title]
+    lines = textwrap.wrap(plain(title), TITLE_CHARS)
+    return lines[0] if len(lines) == 1 else lines
 EXACT_COLOUR = "#3d3d3d"  # reference lines (zero, an exact value)
 CHAIN_ROWS = 120   # points per chain's line (5 samplers × 4 chains: 2,400 points a chart)
 TIME_POINTS = 60   # engine times at which a sampler's median over its chains is taken
@@ -24,18 +43,129 @@ TIME_POINTS = 60   # engine times at which a sampler's median over its chains is
 def style(chart, title, height, legend="bottom"):
     """The lab's look; ``height`` is the plot's own (fit-x: the legend and axes add to it, so
     a legend never squeezes the plot)."""
-    return (chart.properties(title=alt.Title(title, anchor="start", fontSize=15),
+    return (chart.properties(title=alt.Title(title_lines(title), anchor="start", fontSize=15),
                              height=height, width="container",
                              autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
-            .configure_axis(labelFontSize=FONT - 1, titleFontSize=FONT)
+            .configure_axis(labelFontSize=FONT - 1, titleFontSize=FONT,
+                            labelSeparation=LABEL_GAP)
             .configure_legend(labelFontSize=FONT, titleFontSize=FONT, orient=legend,
                               # two columns: a third was cut at a phone's width ("TOKEN-ann…")
                               columns=2 if legend == "bottom" else 1, symbolStrokeWidth=3))
 
 
+# Markdown's code and emphasis marks: a chart draws its text as it is
+MARKDOWN = re.compile(r"`([^`]*)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*")
+COMPOSITIONS = ("layer", "hconcat", "vconcat", "concat")
+AXIS_CHANNELS = ("x", "y")
+
+
+def plain(text):
+    """A title as plain text: the models' and pages' labels are Markdown (`a b` in code, **x**
+    bold), which Vega would draw with its marks. Code becomes quoted (‘a b’), emphasis plain."""
+    return MARKDOWN.sub(lambda m: f"‘{m[1]}’" if m[1] is not None else m[2] or m[3], text)
+
+
+def _plain_titles(node):
+    """Every title in a spec (the chart's, its axes', legends', tooltips') as plain text, in
+    place; the data are not titles."""
+    if isinstance(node, list):
+        for item in node:
+            _plain_titles(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for key, value in node.items():
+        if key in ("data", "datasets", "values"):
+            continue
+        if key in ("title", "text", "subtitle") and isinstance(value, str):
+            node[key] = plain(value)
+        elif key in ("title", "text", "subtitle") and isinstance(value, list) and all(
+                isinstance(v, str) for v in value):
+            node[key] = [plain(v) for v in value]
+        else:
+            _plain_titles(value)
+
+
+def _explicit_formats(view, found):
+    """{channel: format} of the axes a view and its layers set themselves."""
+    for channel, enc in view.get("encoding", {}).items():
+        axis = enc.get("axis") if isinstance(enc, dict) else None
+        if channel in AXIS_CHANNELS and isinstance(axis, dict) and "format" in axis:
+            found.setdefault(channel, axis["format"])
+    for inner in view.get("layer", []):
+        _explicit_formats(inner, found)
+    return found
+
+
+def _fill_formats(view, shared):
+    """Give every quantitative x and y axis without a format one, in place: the format its
+    layers share (layers share an axis: two formats would conflict), else VALUE_FORMAT (or
+    LOG_FORMAT on a log scale)."""
+    if "layer" in view:
+        shared = {**_explicit_formats(view, {}), **shared}
+    for channel, enc in view.get("encoding", {}).items():
+        if (channel not in AXIS_CHANNELS or not isinstance(enc, dict)
+                or enc.get("type") != "quantitative" or enc.get("axis", {}) is None):
+            continue
+        log = enc.get("scale", {}).get("type") == "log"
+        axis = enc.setdefault("axis", {})
+        if "format" not in axis and "formatType" not in axis:
+            axis["format"] = shared.get(channel, LOG_FORMAT if log else VALUE_FORMAT)
+    for key in COMPOSITIONS:
+        for inner in view.get(key, []):
+            _fill_formats(inner, shared if key == "layer" else {})
+    if isinstance(view.get("spec"), dict):
+        _fill_formats(view["spec"], {})
+
+
+def readable(spec):
+    """A copy of a Vega-Lite spec as a class reads it: plain-text titles, a tick format on
+    every quantitative axis (its precision from the data's range) and tick labels kept
+    apart. Every chart passes here (ui.export.draw, render), whoever built it. The same spec
+    gives the same copy, so a live chart still only swaps its data."""
+    spec = json.loads(json.dumps(spec))
+    _plain_titles(spec)
+    _fill_formats(spec, {})
+    config = spec.setdefault("config", {})
+    config["axis"] = {"labelSeparation": LABEL_GAP, **config.get("axis", {})}
+    return spec
+
+
+def flat_guard(dataset, column):
+    """An invisible layer that keeps a y axis from collapsing onto one value: at pass 0 every
+    chain is at the shared start, and Vega labels an axis of one value with one tick to six
+    digits ("0.205141"). A flat line's axis then spans its value ± FLAT_SPAN of it (± 0.5 at
+    0); a line that moves, its own range (the layer's two points are its lowest and highest).
+    """
+    field = f"datum[{json.dumps(column)}]"
+    return (alt.Chart(alt.NamedData(dataset))
+            .transform_filter(f"isValid({field})")
+            .transform_aggregate([alt.AggregatedFieldDef(op="min", field=column, **{"as": "low"}),
+                                  alt.AggregatedFieldDef(op="max", field=column,
+                                                         **{"as": "high"})])
+            .transform_calculate(pad=f"datum.high > datum.low ? 0 : datum.high != 0 ? "
+                                     f"abs(datum.high) * {FLAT_SPAN} : {FLAT_ZERO_SPAN}")
+            .transform_calculate(bottom="datum.low - datum.pad", top="datum.high + datum.pad")
+            .transform_fold(["bottom", "top"], as_=["end", column])
+            .mark_point(opacity=0).encode(y=f"{column}:Q"))
+
+
 def sampler_scale(names):
     """Each sampler's label in its colour, the same on every page."""
     return alt.Scale(domain=[label(n) for n in names], range=[colour(n) for n in names])
+
+
+# a legend of dashed lines shows each sampler's dash, not a dot
+DASHED_LEGEND = alt.Legend(symbolType="stroke", symbolSize=400)
+
+
+def sampler_dashes(names):
+    """Each sampler's line in its own dash (its Look's, as presenter mode draws it): two
+    samplers' lines often coincide (TYPE and TYPE-greedy on the toy), and a solid line on top
+    hid the other; through a dash's gaps the line under it shows."""
+    # the colour's field, sort and title: the two share one legend, its lines dashed
+    return alt.StrokeDash("sampler:N", sort=None, title=None, scale=alt.Scale(
+        domain=[label(n) for n in names], range=[list(look(n).dash) for n in names]))
 
 
 def chain_medians(frame, column, x):
@@ -82,22 +212,22 @@ def chain_traces_spec(names, column, y_title, title, x="sweep", x_title="sweeps 
     four charts a tick); each tick then only sends the new data, as Arrow."""
     x_enc = alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=True, nice=False),
                   axis=PASS_AXIS if x == "sweep" else alt.Axis())
-    y_enc = alt.Y(f"{column}:Q", title=y_title, scale=alt.Scale(zero=False),
-                  axis=alt.Axis(format=",.6~g"))
-    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None)
+    y_enc = alt.Y(f"{column}:Q", title=y_title, scale=alt.Scale(zero=False), axis=VALUE_AXIS)
+    colour_enc = alt.Color("sampler:N", scale=sampler_scale(names), sort=None, title=None,
+                           legend=DASHED_LEGEND)
     chains = alt.Chart(alt.NamedData("chains")).mark_line(strokeWidth=1, opacity=0.45).encode(
         x=x_enc, y=y_enc, color=colour_enc, detail="chain:N",
         tooltip=["sampler:N", "chain:N", alt.Tooltip(f"{x}:Q", format=",.3~f"),
                  alt.Tooltip(f"{column}:Q", format=",.4~f")])
     bold = alt.Chart(alt.NamedData("median")).mark_line(strokeWidth=3.5).encode(
-        x=x_enc, y=y_enc, color=colour_enc,
+        x=x_enc, y=y_enc, color=colour_enc, strokeDash=sampler_dashes(names),
         tooltip=["sampler:N", alt.Tooltip(f"{column}:Q", format=",.4~f", title="median")])
     # each median's newest point a dot: at sweep 0 a line of one point draws nothing
     newest = (alt.Chart(alt.NamedData("median")).mark_point(filled=True, size=45, opacity=1)
               .encode(x=x_enc, y=y_enc, color=colour_enc)
               .transform_joinaggregate(newest=f"max({x})", groupby=["sampler"])
               .transform_filter(f"datum['{x}'] === datum.newest"))
-    chart = alt.layer(chains, bold, newest)
+    chart = alt.layer(chains, bold, newest, flat_guard("chains", column))
     if x_reach is not None:  # an invisible point: the axis spans at least [0, x_reach]
         reach = alt.Chart(alt.InlineData(values=[{x: x_reach}])).mark_point(opacity=0)
         chart = alt.layer(chart, reach.encode(x=f"{x}:Q"))
@@ -152,7 +282,10 @@ def bands(data, names, y_title, title, height=HEIGHT):
 
 
 def first_up(text):
-    """``text`` with its first letter in capitals ("token F" → "Token F", not "Token f")."""
+    """``text`` with its first letter in capitals ("token F" → "Token F", not "Token f"),
+    unless its first word is a variable of one letter ("m, the copies …": M is not m)."""
+    if re.match(r"\w\b", text):
+        return text
     return text[:1].upper() + text[1:]
 
 
@@ -182,6 +315,7 @@ def render(spec, datasets, kind="png", width=PNG_WIDTH, scale=2):
     browser). The spec's own width ("container" on a page) gives way to ``width``, except in a
     concatenation, whose parts have their own."""
     import vl_convert
+    spec = readable(spec)
     data = {name: json.loads(frame.to_json(orient="records")) for name, frame in datasets.items()}
     data = {**spec.get("datasets", {}), **data}  # a spec with inline data keeps its own
     sized = {**spec, "datasets": data}

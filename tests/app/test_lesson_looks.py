@@ -7,13 +7,15 @@ import re
 import pyarrow as pa
 import pytest
 
-from engine.cli.race_plots import EXACT_COLOUR, render
-from ui.charts import TITLE_CHARS
+from engine.cli.race_plots import EXACT_COLOUR, TITLE_CHARS, render
 
 RACE_PAGES = {"pages/toy_posterior.py": "toy", "pages/word_segmentation.py": "seg",
               "pages/tag_trajectories.py": "hmm", "pages/hmm_estimators.py": "gj",
               "pages/tree_fragments.py": "tf", "pages/forests.py": "fo"}
 LESSONS = (*RACE_PAGES, "pages/restaurants.py", "pages/type_blocks.py")
+# the Sampler race with the toy, whose measure's label is Markdown ("m, … as `a b`")
+CHART_PAGES = {**{page: {} for page in LESSONS},
+               "pages/sampler_race.py": {"model": "toy", "passes": 20, "chains": 2}}
 
 
 def charts(at):
@@ -120,15 +122,52 @@ def test_heatmap_labels_are_words_and_the_confusion_rows_numbers(open_page):
     assert not [w for w in labels if w.startswith("state ")]
 
 
-@pytest.mark.parametrize("page", LESSONS)
+def titles(node):
+    """Every title's text in a spec: the chart's, its axes', legends' and tooltips'."""
+    if isinstance(node, list):
+        for item in node:
+            yield from titles(item)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("title", "text", "subtitle") and isinstance(value, (str, list)):
+                yield from [value] if isinstance(value, str) else value
+            elif key not in ("data", "datasets"):
+                yield from titles(value)
+
+
+def value_axes(view):
+    """(channel, encoding) of every quantitative x and y axis drawn in a view and its parts."""
+    for channel, enc in view.get("encoding", {}).items():
+        if channel in ("x", "y") and enc.get("type") == "quantitative" and (
+                enc.get("axis", {}) is not None):
+            yield channel, enc
+    for key in ("layer", "hconcat", "vconcat", "concat"):
+        for inner in view.get(key, []):
+            yield from value_axes(inner)
+
+
+@pytest.mark.parametrize("page", CHART_PAGES)
 def test_chart_titles_fit_a_phone_and_show_no_raw_notation(open_page, page):
-    at = open_page(page)
+    at = open_page(page, **CHART_PAGES[page])
     if page.endswith("type_blocks.py"):
         at.button(key="tb_step").click().run()
-    for spec, _ in charts(at).values():
+    if page.endswith("sampler_race.py"):  # the autocorrelation needs a few passes
+        at.session_state.race_race.sweep(10)
+        at.run()
+    found = charts(at)
+    assert found
+    assert "" not in found  # every chart has a title: its picture and file are named by it
+    for spec, _ in found.values():
         text = spec.get("title", {}).get("text", "")
         for line in text if isinstance(text, list) else [text]:
             assert len(line) <= TITLE_CHARS, line
             assert not re.search(r"[`^{}]", line), line
+        for words in titles(spec):  # Markdown's marks drawn as they are
+            assert not re.search(r"[`*]", words), words
+        for channel, enc in value_axes(spec):  # a format, or Vega's six digits
+            assert enc.get("axis", {}).get("format"), (title_text(spec), channel, enc)
+    for box in at.selectbox:  # a choice is plain text too: no Markdown code there (the
+        # treebank's own tags `` and '' are no code)
+        assert not [o for o in box.options if re.search(r"`[^`\s][^`]*`", o)], box.options
     prose = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
     assert not re.search(r"\^\{|\^\(|\w\^\w", prose)  # n^{−s}, a^(k), δ^v

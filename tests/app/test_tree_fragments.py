@@ -85,3 +85,13 @@ def test_a_preset_an_upload_with_a_bad_tree_and_a_good_one(open_page):
     assert not at.error and not at.exception
     model = at.session_state.tf_race.runs["type"].model
     assert len(model.trees) + len(model.held_out) == 5 and len(model.held_out) == 1
+
+
+def test_trees_say_the_treebanks_labels_and_the_binarised_ones_on_request(open_page):
+    at = open_page(PAGE)
+    drawn = html(at)
+    assert "<svg" in drawn and "@" not in re.sub(r"<title>.*?</title>", "", drawn)
+    assert "&lt;" in drawn  # the binarised labels kept in the nodes' tooltips
+    at.toggle(key="trees_binarised").set_value(True).run()
+    labels = re.findall(r"font-weight='400' fill='#8a8a8a'>([^<]*)</text>", html(at))
+    assert labels and all(label.startswith("@") for label in labels)

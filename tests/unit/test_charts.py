@@ -13,6 +13,7 @@ from PIL import Image
 from engine.cli.race_plots import render
 from engine.models.toy.model import ToyModel
 from engine.run import Race, thinned
+from engine.samplers import colour
 from ui import charts
 from ui.theme import STATE_COLOURS, state_colour
 
@@ -84,3 +85,25 @@ def test_the_newest_points_are_each_samplers_last_row():
         last = race.runs[name].trace[-1]
         assert (newest.sweep, newest.loglik) == (350, last["loglik"])
     assert len(data["traces"]) == 3 * len(thinned(351, charts.MAX_ROWS))
+
+
+def colour_pixels(png, colour):
+    """How many pixels of a PNG are exactly ``colour`` ('#rrggbb')."""
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).reshape(-1, 3)
+    return int((pixels == rgb(colour)).all(axis=1).sum())
+
+
+def test_a_line_under_an_identical_one_stays_visible():
+    # the toy's TYPE and TYPE-greedy often draw the same m, TYPE-greedy's line on top
+    spec = charts.traces_spec(("type", "greedy"), "m", "m", "m against passes")
+    sweeps = np.arange(40)
+    m = np.where(sweeps < 10, 1000 - 90 * sweeps, 100).astype(float)
+    both = pd.DataFrame({"sweep": np.tile(sweeps, 2), "m": np.tile(m, 2),
+                         "sampler": ["TYPE"] * 40 + ["TYPE-greedy"] * 40})
+    alone = both[both.sampler == "TYPE"]
+    drawn = {name: render(spec, {"traces": data, "newest": data.tail(1)}, "png")
+             for name, data in (("alone", alone), ("under", both))}
+    type_colour = colour("type")
+    # at least a fifth of its line shows through the gaps of the one on top
+    assert colour_pixels(drawn["under"], type_colour) > 0.2 * colour_pixels(drawn["alone"],
+                                                                            type_colour)

@@ -4,9 +4,11 @@ not rely on hue alone."""
 import io
 import itertools
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import altair as alt
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -16,6 +18,7 @@ from engine.run import Race
 from engine.samplers import SAMPLERS, label, look
 from tests.command import engine
 from ui import export, presenter
+from ui.restaurant_view import tables_path
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -78,6 +81,16 @@ def test_a_chart_downloads_as_a_slide_sized_png_and_an_svg():
     svg = ET.fromstring(export.picture(spec, datasets, "svg"))
     assert svg.tag.endswith("svg")
     assert export.file_stem(spec, "race_loglik_sweeps") == "log-p-against-passes"
+
+
+def test_a_download_is_named_after_its_lesson_and_its_chart_and_its_picture_titled():
+    chart = tables_path(np.array([1, 2, 2, 3]), 1.0, 0.0, 10)
+    spec, datasets, _ = export.altair_parts(chart)
+    assert export.file_stem(spec, "rest_path_chart", "Restaurants") == (
+        "restaurants-tables-against-customers-so-far")
+    assert export.file_stem({}, "rest_path_chart", "Restaurants") == "restaurants-rest-path-chart"
+    words = re.findall(r"<text[^>]*>([^<]*)</text>", export.picture(spec, datasets, "svg"))
+    assert "Tables against customers so far" in words
 
 
 def test_a_race_csv_is_its_trace_as_the_command_line_writes_it(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 from datasets.trees import binarise, builtin
 from ui.theme import SITE_MARK
 from ui.tree_svg import (CUT_EDGE, FRAGMENT_COLOURS, fragment_colours, fragment_roots,
-                         label_width, layout, tree_svg)
+                         layout, node_width, tree_svg)
 
 # preorder: 0 ROOT+S, 1 NP, 2 DT the, 3 @NP|<DT>, 4 JJ big, 5 NN dog, 6 VP+VBZ barks
 TREE = binarise(("ROOT", ("S", ("NP", ("DT", "the"), ("JJ", "big"), ("NN", "dog")),
@@ -45,7 +45,8 @@ def test_no_two_labels_of_a_row_overlap_in_a_long_tree():
     for row in rows.values():
         for a, b in zip(row, row[1:]):
             gap = shape.x[b] - shape.x[a]
-            assert gap >= (label_width(shape.labels[a]) + label_width(shape.labels[b])) / 2
+            assert gap >= (node_width(shape.labels, shape.shown, a)
+                           + node_width(shape.labels, shape.shown, b)) / 2
 
 
 def test_each_node_belongs_to_the_fragment_of_its_nearest_cut_ancestor():
@@ -73,12 +74,11 @@ def drawing(cut, marks=None):
 def test_the_svg_draws_every_label_word_and_fragment_root():
     svg = drawing([1, 0, 1, 0, 0, 0, 1])
     texts = [t.text for t in svg.iter(f"{SVG}text")]
-    assert texts == ["ROOT+S", "NP", "DT", "the", "@NP|<DT>", "JJ", "big", "NN", "dog",
-                     "VP+VBZ", "barks"]
+    assert texts == ["ROOT+S", "NP", "DT", "the", "NP", "JJ", "big", "NN", "dog",
+                     "VP+VBZ", "barks"]  # @NP|<DT> drawn as the NP it is part of
     assert len(list(svg.iter(f"{SVG}circle"))) == 3  # roots: ROOT+S, DT, VP+VBZ
     assert svg.get("aria-label") == "the big dog"
-    minor = next(t for t in svg.iter(f"{SVG}text") if t.text == "@NP|<DT>")
-    major = next(t for t in svg.iter(f"{SVG}text") if t.text == "NP")
+    major, minor = [t for t in svg.iter(f"{SVG}text") if t.text == "NP"]  # NP, @NP|<DT>
     assert float(minor.get("font-size")) < float(major.get("font-size"))
 
 
@@ -111,8 +111,8 @@ def test_marks_use_the_pages_colours_a_dashed_conflict_and_a_thick_changed_borde
     pivot, block, conflict = (boxes[SITE_MARK[k][0]] for k in ("pivot", "block", "conflict"))
     assert pivot.get("stroke-width") == "3" and block.get("stroke-width") == "1.2"
     assert conflict.get("stroke-dasharray") and not pivot.get("stroke-dasharray")
-    fills = {t.text: t.get("fill") for t in svg.iter(f"{SVG}text")}
-    assert fills["NP"] == "#ffffff" and fills["VP+VBZ"] == "#8a8a8a"
+    fills = [t.get("fill") for t in svg.iter(f"{SVG}text")]
+    assert fills[1] == "#ffffff" and fills[-2] == "#8a8a8a"  # NP (the pivot), VP+VBZ
 
 
 def test_labels_and_words_are_escaped():
@@ -137,10 +137,25 @@ def test_a_fragment_is_drawn_with_its_frontier_nodes_as_leaves_without_words():
     fragment = ("ROOT+S", ("NP", ("DT", "the"), ("@NP|<DT>",)), ("VP+VBZ",))
     svg = ElementTree.fromstring(tree_svg(fragment, [1, 0, 0, 1, 1], {3: ("pivot",)},
                                           caption="upper U", root_text="the fragment's root"))
-    assert [t.text for t in svg.iter(f"{SVG}text")] == ["ROOT+S", "NP", "DT", "the",
-                                                       "@NP|<DT>", "VP+VBZ"]
+    assert [t.text for t in svg.iter(f"{SVG}text")] == ["ROOT+S", "NP", "DT", "the", "NP",
+                                                       "VP+VBZ"]
     titles = [t.text for t in svg.iter(f"{SVG}title")]
     assert titles[0] == "ROOT+S: the fragment's root"
     assert titles[3] == "@NP|<DT>: roots a fragment (b = 1); pivot"
     shape = layout(fragment)
     assert shape.words == (None, None, "the", "", "")  # frontier nodes: leaves, no word
+
+
+def drawn_labels(svg):
+    """The text of every node's label box (bold or light), in preorder."""
+    root = ElementTree.fromstring(svg)
+    return [t.text for t in root.iter(f"{SVG}text") if t.get("font-style") != "italic"]
+
+
+def test_the_boxes_say_the_treebanks_labels_and_the_binarised_ones_on_request():
+    cut = [1, 0, 0, 1, 0, 0, 1]
+    assert drawn_labels(tree_svg(TREE, cut)) == ["ROOT+S", "NP", "DT", "NP", "JJ", "NN",
+                                                 "VP+VBZ"]
+    assert drawn_labels(tree_svg(TREE, cut, binarised=True)) == list(layout(TREE).labels)
+    tooltips = [t.text for t in ElementTree.fromstring(tree_svg(TREE, cut)).iter(f"{SVG}title")]
+    assert tooltips[3].startswith("@NP|<DT>: ")  # the grammar's label a pointer away

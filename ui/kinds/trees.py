@@ -39,6 +39,24 @@ def choose(key):
     return corpus
 
 
+# --- the drawings' labels ---------------------------------------------------------------------
+BINARISED = "trees_binarised"  # st.session_state: the drawings say the binarisation's labels
+
+
+def labels_toggle(where=st):
+    """The switch between the treebank's labels in every tree drawing (by default: NP) and
+    the labels the binarised grammar uses (@NP|<DT>, which students need only when they
+    read the grammar's rules)."""
+    where.toggle("Binarised labels", key=BINARISED,
+                 help="show the labels of the binarised grammar (@NP|<DT>: the part of an NP "
+                      "after its DT) instead of the treebank's")
+
+
+def binarised():
+    """Whether the drawings say the binarisation's labels (``labels_toggle``)."""
+    return bool(st.session_state.get(BINARISED, False))
+
+
 # --- the Type blocks view ---------------------------------------------------------------------
 SMALL_CORPORA = ("Small treebank (first sentences)", "Small treebank (sentences drawn by seed)")
 
@@ -63,7 +81,8 @@ def tree_row(model, state, u, marks):
     cut = state.cut[start:end]
     words = " ".join(leaves(model.trees[u]))
     drawing = tree_svg(model.trees[u], cut, marks,
-                       caption=f"Tree {u + 1}: {int(cut.sum())} fragments")
+                       caption=f"Tree {u + 1}: {int(cut.sum())} fragments",
+                       binarised=binarised())
     return (f"<div style='margin:2px 0 10px'><div style='{ROW_FONT} font-size:0.9rem'>"
             f"{row_number(u + 1)}{html.escape(words)}</div>"
             f"<div style='overflow-x:auto;padding-bottom:2px'>{drawing}</div></div>")
@@ -85,7 +104,8 @@ def legend():
         (_swatch(f"<path d='M2 8H32' stroke='{CUT_EDGE}' stroke-width='1.2'/>"),
          "a cut: the edge between two fragments"),
         (f"<span style='font-family:monospace;font-size:{MINOR_FONT}px;color:#8a8a8a'>"
-         f"@NP|&lt;DT&gt;</span>", "a node binarisation added (NP after a DT)"),
+         + ("@NP|&lt;DT&gt;" if binarised() else "NP") + "</span>",
+         "a node binarisation added (the part of an NP after its DT)"),
         ("<span style='font-family:monospace;font-weight:600'>NP+NNP</span>",
          "a collapsed unary chain"),
     )
@@ -115,7 +135,8 @@ def type_trees(model, state, s):
     parts = []
     for (shape, nodes), title in zip(model.site_type(state, s), TYPE_TITLES):
         drawing = tree_svg(shape, frontier_cuts(shape), {nodes.index(node): ("pivot",)},
-                           caption=f"{title}: the fragment", root_text="the fragment's root")
+                           caption=f"{title}: the fragment", root_text="the fragment's root",
+                           binarised=binarised())
         parts.append(f"<figure style='margin:0 18px 0 0;display:inline-block;vertical-align:top'>"
                      f"<figcaption style='{ROW_FONT} font-size:0.85rem;color:#555'>"
                      f"{html.escape(title)}</figcaption>{drawing}</figure>")
