@@ -122,6 +122,18 @@ class Forest:
         return trees[-1]
 
 
+def corpus_forests(corpus):
+    """The forest of every pair of an AlignedCorpus (datasets.aligned); a ValueError when no
+    pair has a phrase pair inside it (pairs without links: each forest is its root alone), for
+    such a corpus has no rule to choose: the SCFG refuses it, and so does the forest command."""
+    forests = [forest(len(f), len(e), links)
+               for f, e, links in zip(corpus.source, corpus.target, corpus.links)]
+    if all(fo.n_nodes == 1 for fo in forests):
+        raise ValueError("no pair has a phrase pair inside it: there is no rule to choose "
+                         "(do the pairs have links?)")
+    return forests
+
+
 def forest(f_len, e_len, links):
     """The phrase decomposition forest of a sentence pair.
 
