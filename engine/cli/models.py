@@ -79,9 +79,8 @@ def model_options(model, args):
 
 
 def load_model(model, args):
-    """The model of --data (or its built-in corpus), reporting what the loader skipped."""
-    if args.data is None and model.needs_data:
-        print(f"no --data: using the {model.name} model's built-in corpus", file=sys.stderr)
+    """The model of --data (or its built-in corpus), reporting what the loader skipped; the
+    note of the built-in corpus once it is built (a refusal is then the only line)."""
     try:
         built = model.build(args.data, **model_options(model, args))
     except CorpusError as err:  # name the file: score reads two
@@ -90,6 +89,8 @@ def load_model(model, args):
             raise in_file(args.data, err) from None
         said = str(err).removeprefix(f"{args.data}: ")  # the mistake names the file
         raise CorpusError(f"{mistake}: {said}", path=args.data) from None
+    if args.data is None and model.needs_data:
+        print(f"no --data: using the {model.name} model's built-in corpus", file=sys.stderr)
     mistake = kind_mistake(model, args.data)
     if mistake:  # read, but almost surely not what the user meant
         print(f"warning: {mistake}; it is read as such all the same", file=sys.stderr)

@@ -143,6 +143,9 @@ class ToyModel(ModelBase):
 
     def read_analysis(self, path):
         lines = [line.strip() for line in read_text(path).splitlines()]
+        if len(lines) != self.n:  # a truncated file, or one of another n
+            raise ValueError(f"{path} has {len(lines):,} lines; this toy has {self.n:,} "
+                             "copies: give one line per copy (and the --n it was run with)")
         spelled = {JOINED: 0, SPLIT: 1}
         for number, line in enumerate(lines, 1):
             if line not in spelled:
