@@ -148,10 +148,9 @@ def bench(args):
 
 def add_warm_parser(commands, model):
     """The ``warm`` subcommand (``model`` is unused: it takes --model itself)."""
-    parser = commands.add_parser(
-        "warm", help="compile (or load) every model's kernels now, showing progress (the app's "
-                     "server compiles them in the background; warmed first, every page opens "
-                     "ready)")
+    what = ("compile (or load) every model's kernels now, showing progress (the app's server "
+            "compiles them in the background; warmed first, every page opens ready)")
+    parser = commands.add_parser("warm", help=what, description=what)
     parser.add_argument("--model", choices=list(registry.models()), action="append",
                         help="only this model (repeatable; default: every model)")
     parser.add_argument("--jobs", type=int_in(1, 64), default=os.cpu_count() or 1,
