@@ -123,15 +123,18 @@ class Forest:
 
 
 def corpus_forests(corpus):
-    """The forest of every pair of an AlignedCorpus (datasets.aligned); a ValueError when no
-    pair has a phrase pair inside it (pairs without links: each forest is its root alone), for
-    such a corpus has no rule to choose: the SCFG refuses it, and so does the forest command."""
-    forests = [forest(len(f), len(e), links)
-               for f, e, links in zip(corpus.source, corpus.target, corpus.links)]
+    """The forest of every pair of an AlignedCorpus (datasets.aligned)."""
+    return [forest(len(f), len(e), links)
+            for f, e, links in zip(corpus.source, corpus.target, corpus.links)]
+
+
+def refuse_without_phrase_pairs(forests):
+    """A ValueError when no forest has a phrase pair below its root (pairs without links):
+    such a corpus has no rule to choose. The SCFG built from a corpus refuses it, and so does
+    the forest command."""
     if all(fo.n_nodes == 1 for fo in forests):
         raise ValueError("no pair has a phrase pair inside it: there is no rule to choose "
                          "(do the pairs have links?)")
-    return forests
 
 
 def forest(f_len, e_len, links):

@@ -26,7 +26,7 @@ from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, 
                                     Presentation, SiteView)
 from engine.models.registry import register
 from engine.models.scfg import kernels, pitman_yor, seating
-from engine.models.scfg.forest import corpus_forests
+from engine.models.scfg.forest import corpus_forests, refuse_without_phrase_pairs
 
 ALPHA = 5.0  # §5.1: α = 5 for every rule size, DP and Pitman-Yor alike
 DISCOUNT = 0.5  # §5.1: d = 0.5
@@ -124,7 +124,9 @@ class ScfgModel(ModelBase):
 
     @classmethod
     def from_corpus(cls, corpus, **options):
-        return cls(corpus, **options)
+        model = cls(corpus, **options)
+        refuse_without_phrase_pairs(model.forests)
+        return model
 
     @classmethod
     def tiny(cls):
