@@ -119,9 +119,10 @@ def read_files(pairs, alignments=None):
     try:
         return read(data, links, name=pairs.name)
     except LinkError as err:
-        raise CorpusError(f"{alignments or pairs}: {err}") from None
+        where = alignments or pairs
+        raise CorpusError(f"{where}: {err}", path=where) from None
     except CorpusError as err:
-        raise CorpusError(f"{pairs}: {err}") from None
+        raise CorpusError(f"{pairs}: {err}", path=pairs) from None
 
 
 class LinkError(CorpusError):
@@ -139,6 +140,9 @@ def _lines(data):
 def _pair_fields(line, number, with_links):
     """(source words, target words, links text or None) of one line."""
     parts = line.split("|||")
+    if len(parts) == 3 and not with_links:
+        raise CorpusError("these pairs carry their links (a third field): leave out the "
+                          "alignments file, or the links from the pairs", line=number)
     if len(parts) not in ((2, 3) if with_links else (2,)):
         expected = (f"'source{SEPARATOR}target' or 'source{SEPARATOR}target{SEPARATOR}links'"
                     if with_links else f"'source{SEPARATOR}target'")
@@ -216,6 +220,12 @@ def builtin() -> AlignedCorpus:
     return replace(read_files(BUILTIN), name="Built-in: small Japanese–English pairs")
 
 
+def looks_aligned(text):
+    """Whether ``text`` is plainly sentence pairs: every line that is not blank has '|||'."""
+    lines = kinds.sample_lines(text)
+    return bool(lines) and all("|||" in line for line in lines)
+
+
 # sentence pairs with their word alignments
 ALIGNED = kinds.register(kinds.Kind(
     name="aligned", label="word-aligned sentence pairs", unit="pairs", builtin=builtin,
@@ -226,4 +236,5 @@ ALIGNED = kinds.register(kinds.Kind(
                           "Pharaoh format (i-j, 0-based) a line a pair in a second file"},
     suffixes=("txt", "aligned"),
     unit_sizes=lambda corpus: np.array([len(f) + len(e) for f, e in
-                                        zip(corpus.source, corpus.target)], dtype=np.int64)))
+                                        zip(corpus.source, corpus.target)], dtype=np.int64),
+    looks=f"sentence pairs, source{SEPARATOR}target", recognise=looks_aligned))

@@ -33,6 +33,10 @@ class Kind:
     suffixes : the file name endings an upload box offers
     unit_sizes : corpus -> int array, the size of each unit (its symbols or tokens); the corpus
         has ``head(n)``, its first n units
+    looks : what a file of this kind plainly is, in a message ("Penn-bracketed trees")
+    recognise : (text) -> whether the start of a file's text is plainly this kind's, so that
+        another kind's reader can say what it was given (``mistaken``); a text that may be
+        this kind's or another's is not recognised
     """
 
     name: str
@@ -43,6 +47,8 @@ class Kind:
     formats: dict
     suffixes: tuple
     unit_sizes: Callable
+    looks: str
+    recognise: Callable
 
     def n_units(self, corpus):
         """How many units the corpus has."""
@@ -84,3 +90,39 @@ def get(name):
         raise ValueError(f"no kind of data is called {name!r}: datasets/ reads "
                          f"{', '.join(known)}")
     return known[name]
+
+
+SAMPLE = 65536  # bytes of a file that its kind is recognised from: a few hundred lines
+
+
+def sample_lines(text, count=200):
+    """The first ``count`` lines of ``text`` that are not blank: what a recogniser looks at."""
+    return [line for line in text.splitlines()[:2 * count] if line.strip()][:count]
+
+
+def read_start(path):
+    """The first ``SAMPLE`` bytes of the file at ``path`` (what ``mistaken`` looks at)."""
+    with open(path, "rb") as file:
+        return file.read(SAMPLE)
+
+
+def recognised(text, reading):
+    """The kind other than ``reading`` (a Kind) whose format ``text`` (str, or a file's bytes)
+    plainly has, or None."""
+    if isinstance(text, bytes):
+        text = text[:SAMPLE].decode("utf-8", "replace")
+    text = text[:SAMPLE].removeprefix("\ufeff")
+    return next((kind for kind in kinds().values()
+                 if kind.name != reading.name and kind.recognise(text)), None)
+
+
+def mistaken(text, reading, name, readers=""):
+    """What a reader of ``reading`` says of a file ``name`` whose ``text`` is plainly of
+    another kind: "trees.txt looks like Penn-bracketed trees (the tree fragments lessons read
+    those), not segmented text" (``readers``: who reads that other kind, given the Kind; the
+    parenthesis is left out when it gives ""); None when the text is no other kind's."""
+    other = recognised(text, reading)
+    if other is None:
+        return None
+    who = readers(other) if readers else ""
+    return f"{name} looks like {other.looks}{f' ({who})' if who else ''}, not {reading.label}"

@@ -206,10 +206,22 @@ def builtin_corpus() -> SegmentedCorpus:
     return replace(load_segmented(NURSERY), name="Built-in: nursery talk")
 
 
+def looks_segmented(text: str) -> bool:
+    """Whether ``text`` is plainly segmented text: words (with letters: Pharaoh links ``0-1``
+    have none), nothing another kind marks its units with (a tab, a slash, a bracket, '|||')
+    and some line of three words or more (lines of two may be ``word TAG`` lines of a tagged
+    corpus)."""
+    lines = kinds.sample_lines(text)
+    return (any(char.isalpha() for char in text)
+            and not any(mark in text for mark in ("\t", "/", "(", "|||"))
+            and any(len(line.split()) >= 3 for line in lines))
+
+
 # utterances of one-character symbols, the gold words separated by spaces
 SEGMENTATION = kinds.register(kinds.Kind(
     name="segmentation", label="segmented text", unit="utterances", builtin=builtin_corpus,
     read=read_segmented,
     formats={"plain": "plain segmented text: one utterance per line, words separated by spaces"},
     suffixes=("txt",),
-    unit_sizes=lambda corpus: np.array([len(text) for text in corpus.texts], dtype=np.int64)))
+    unit_sizes=lambda corpus: np.array([len(text) for text in corpus.texts], dtype=np.int64),
+    looks="plain segmented text", recognise=looks_segmented))

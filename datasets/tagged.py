@@ -404,4 +404,5 @@ TAGGING = kinds.register(kinds.Kind(
              "conllu-xpos": "CoNLL-U (XPOS)", "wordtag": "word/TAG tokens, a sentence per line",
              "wordtag-lines": "word TAG per line, blank line between sentences"},
     suffixes=("conllu", "txt", "tsv"),
-    unit_sizes=lambda corpus: np.array([len(s) for s in corpus.sentences], dtype=np.int64)))
+    unit_sizes=lambda corpus: np.array([len(s) for s in corpus.sentences], dtype=np.int64),
+    looks="a tagged corpus in CoNLL-U or word/TAG", recognise=looks_tagged))

@@ -28,3 +28,10 @@ def read_bytes(path: Path) -> bytes:
                           path=path) from None
     except OSError as err:
         raise CorpusError(f"cannot read {path}: {err.strerror or err}", path=path) from None
+
+
+def read_text(path) -> str:
+    """A file's text (UTF-8, without a byte-order mark): what a model's own file format (an
+    analysis) is read from, so that its errors are a corpus's: a missing file named, a bad
+    byte by its line."""
+    return decode(read_bytes(Path(path)))

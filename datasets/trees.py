@@ -39,6 +39,7 @@ EXAMPLE = "(ROOT (S (NP (DT the) (NN dog)) (VP (VBZ barks))))"
 _TOKEN = re.compile(r"[()]|[^\s()]+")
 # A label that only the transforms write: a collapsed chain (A+B), an intermediate node (@X…)
 # or a node the model marks as cut (X*).
+_PRETERMINAL = re.compile(r"\(\s*[^\s()]+\s+[^\s()]+\s*\)")  # (TAG word)
 _TRANSFORMED = re.compile(r"\(\s*(?:@|[^\s()]*[+*])")
 # Where EVALB cuts a label: its function tags (NP-SBJ) and indices (NP-SBJ-1, NP=2).
 _FUNCTION = re.compile(r"[-=]")
@@ -601,6 +602,12 @@ def builtin() -> TreeCorpus:
     return replace(read_file(BUILTIN), name="Built-in: small treebank")
 
 
+def looks_like_trees(text: str) -> bool:
+    """Whether ``text`` is plainly Penn-bracketed: it opens with a bracket and holds a
+    preterminal, ``(TAG word)``."""
+    return text.lstrip().startswith("(") and _PRETERMINAL.search(text) is not None
+
+
 # sentences with their constituency trees, in Penn brackets
 TREES = kinds.register(kinds.Kind(
     name="trees", label="Penn trees", unit="sentences", builtin=builtin, read=read_formatted,
@@ -608,4 +615,5 @@ TREES = kinds.register(kinds.Kind(
              "binarised": "binarised Penn brackets, as a model's analysis file writes them"},
     suffixes=("ptb", "mrg", "tree", "trees", "txt"),
     unit_sizes=lambda corpus: np.array([len(leaves(tree)) for tree in corpus.trees],
-                                       dtype=np.int64)))
+                                       dtype=np.int64),
+    looks="Penn-bracketed trees", recognise=looks_like_trees))

@@ -43,12 +43,36 @@ def _read(kind_name, data, file_name, reading):
 
 def read_file(kind, file, **reading):
     """An uploaded file read as a corpus of ``kind`` with the kind's ``reading`` choices; None
-    after saying why it cannot be read."""
+    after saying why it cannot be read. A file that is plainly another kind's data is said to
+    be, with the lessons that read it: in the refusal, or in a warning when it was read."""
+    mistake = kinds.mistaken(file.getvalue(), kind, file.name, readers=lessons_reading)
     try:
-        return _read(kind.name, file.getvalue(), file.name, tuple(reading.items()))
+        corpus = _read(kind.name, file.getvalue(), file.name, tuple(reading.items()))
     except CorpusError as err:
-        st.error(f"Cannot read {plain(file.name)}: {plain(err)}")
+        st.error(f"{plain(mistake)}: {plain(err)}" if mistake
+                 else f"Cannot read {plain(file.name)}: {plain(err)}")
         return None
+    if mistake:
+        st.warning(f"{plain(mistake)}: here it is read as {kind.label} all the same.",
+                   icon=":material/warning:")
+    return corpus
+
+
+def _views():
+    """The kinds' views (ui.kinds.registry), imported here: they are built from this module's
+    pickers."""
+    from ui.kinds.registry import views
+    return views()
+
+
+def lessons_reading(kind):
+    """The lessons that read a kind of data, as a message says them: "A, B and C read those"
+    ("" when no page does)."""
+    view = _views().get(kind.name)
+    if view is None or not view.lessons:
+        return ""
+    *first, last = view.lessons
+    return f"{', '.join(first)} and {last} read those" if first else f"{last} reads those"
 
 
 def suffixes_text(suffixes):
@@ -64,11 +88,9 @@ def wrong_suffix(kind, file_name):
     suffix = file_name.rpartition(".")[2].lower() if "." in file_name else ""
     if suffix in kind.suffixes:
         return None
-    # imported here: the views are built from this module's pickers
-    from ui.kinds.registry import views
     message = (f"Cannot read {plain(file_name)}: this page reads {kind.label} from a file ending in "
                f"{suffixes_text(kind.suffixes)}.")
-    others = [view for view in views().values() if view.picker is not None
+    others = [view for view in _views().values() if view.picker is not None
               and view.picker.data is not kind and suffix in view.picker.data.suffixes]
     for view in others:
         *first, last = view.lessons

@@ -19,8 +19,9 @@ def page_options(model_class, group="options"):
 
 def option_setting(option, name):
     """The page setting of an option: its default, kind, range or choices."""
-    low = -math.inf if option.low is None else option.low
-    high = math.inf if option.high is None else option.high
+    low, high = option.widget_range()
+    low = -math.inf if low is None else low
+    high = math.inf if high is None else high
     return Setting(name, option.default, option.kind, option.help, low, high,
                    option.choices or ())
 
@@ -34,7 +35,7 @@ def option_widget(option, key):
     elif option.kind is bool:
         st.checkbox(option.help, key=key)
     else:
-        st.number_input(option.help, _bound(option, option.low), _bound(option, option.high),
+        st.number_input(option.help, *(_bound(option, end) for end in option.widget_range()),
                         key=key, format="%g" if option.kind is float else "%d",
                         placeholder="automatic" if option.default is None else None)
     return st.session_state[key]

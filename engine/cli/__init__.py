@@ -47,6 +47,7 @@ the model class --model names, or None, so a model's options appear in its help)
 function running it from the parsed arguments (returning an exit status, or None for 0). A
 family of commands lives in one module.
 """
+import os
 import sys
 
 from datasets.errors import CorpusError
@@ -109,5 +110,17 @@ def main(argv=None):
     except (CorpusError, ValueError) as err:  # a corpus's, a model's or a cluster's refusal
         parser.error(str(err))
     except OSError as err:
-        parser.error(f"cannot write output: {err}")
+        parser.error(os_error(args, err))
     return status or 0
+
+
+def os_error(args, err):
+    """The one line of an OSError of a command: the file and whether the command was writing
+    it (one of its outputs, or in an output folder) or reading it (any other: an input)."""
+    path = os.path.realpath(err.filename) if err.filename else None
+    outputs = [os.path.realpath(getattr(args, dest)) for dest, _, _ in args.outputs
+               if getattr(args, dest)]
+    writing = path is None or any(path == out or path.startswith(out + os.sep)
+                                  for out in outputs)
+    return (f"cannot {'write' if writing else 'read'} {err.filename or 'an output'}: "
+            f"{err.strerror or err}")

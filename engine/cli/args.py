@@ -7,6 +7,8 @@ import math
 import os
 from dataclasses import dataclass
 
+from engine.models.protocol import in_range, range_text
+
 FULL_PRECISION = "%.17g"  # exact quantities round-trip through a CSV
 
 
@@ -41,16 +43,16 @@ def int_in(low, high):
     return bounded(parse, low, high)
 
 
-def float_in(low, high):
-    """An argparse type: a number in [low, high]."""
+def float_in(low, high, low_open=False, high_open=False):
+    """An argparse type: a number from low to high, an end excluded when it is open."""
     def parse(text):
         try:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be between {bounds_text(low, high, 'and')}, "
-                                             f"got {value:g}")
+        if not in_range(value, low, high, low_open, high_open):
+            raise argparse.ArgumentTypeError(
+                f"must be {range_text(low, high, low_open, high_open)}, got {value:g}")
         return value
     return bounded(parse, low, high)
 
@@ -108,7 +110,7 @@ def option_type(option):
     if option.kind is int:
         return int_in(int(option.low), int(option.high))
     if option.kind is float:
-        return float_in(option.low, option.high)
+        return float_in(*option.range)
     return str
 
 

@@ -1,6 +1,6 @@
 """One chain at a time: ``run`` (a chain's trace, samples and final analysis), ``score`` (an
 analysis's log-probability and measures), ``bench`` (a sampler's sweep times) and ``warm``
-(every kernel compiled or loaded, as ``make run`` does first)."""
+(every kernel compiled or loaded now, which the app's server otherwise does in the background)."""
 import contextlib
 import json
 import os
@@ -149,9 +149,9 @@ def bench(args):
 
 def add_warm_parser(commands, model):
     """The ``warm`` subcommand (``model`` is unused: it takes --model itself)."""
-    parser = commands.add_parser(
-        "warm", help="compile (or load) every model's kernels now, showing progress (make run "
-                     "does this first, so the app opens ready)")
+    what = ("compile (or load) every model's kernels now, showing progress (the app's server "
+            "compiles them in the background; warmed first, every page opens ready)")
+    parser = commands.add_parser("warm", help=what, description=what)
     parser.add_argument("--model", choices=list(registry.models()), action="append",
                         help="only this model (repeatable; default: every model)")
     parser.add_argument("--jobs", type=int_in(1, 64), default=os.cpu_count() or 1,

@@ -14,7 +14,7 @@ import csv
 
 from datasets import aligned
 from engine.cli.args import add_input, add_output, int_in
-from engine.models.scfg.forest import forest
+from engine.models.scfg.forest import corpus_forests, refuse_without_phrase_pairs
 
 
 def add_forest_parser(commands, model):
@@ -39,8 +39,8 @@ def run_forest(args):
     if args.pair is not None and args.pair >= len(corpus):
         raise ValueError(f"--pair {args.pair} is past the last pair ({len(corpus) - 1}: "
                          f"{args.data} has {len(corpus):,})")
-    forests = [forest(len(f), len(e), links)
-               for f, e, links in zip(corpus.source, corpus.target, corpus.links)]
+    forests = corpus_forests(corpus)
+    refuse_without_phrase_pairs(forests)
     with open(args.out, "w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)
         writer.writerow(["pair", "nodes", "hyperedges", "trees", "tree_nodes"])

@@ -3,6 +3,7 @@ model's settings, and loading its corpus. Models come from the registry: nothing
 model by name."""
 import sys
 
+from datasets import kinds
 from datasets.errors import CorpusError
 from engine import samplers
 from engine.cli.args import add_input, option_type
@@ -82,16 +83,45 @@ def model_options(model, args):
 
 
 def load_model(model, args):
-    """The model of --data (or its built-in corpus), reporting what the loader skipped."""
-    if args.data is None and model.needs_data:
-        print(f"no --data: using the {model.name} model's built-in corpus", file=sys.stderr)
+    """The model of --data (or its built-in corpus), reporting what the loader skipped; the
+    note of the built-in corpus once it is built (a refusal is then the only line)."""
     try:
         built = model.build(args.data, **model_options(model, args))
     except CorpusError as err:  # name the file: score reads two
-        raise in_file(args.data, err) from None
+        mistake = kind_mistake(model, args.data)
+        if mistake is None:
+            raise in_file(args.data, err) from None
+        said = str(err).removeprefix(f"{args.data}: ")  # the mistake names the file
+        raise CorpusError(f"{mistake}: {said}", path=args.data) from None
+    if args.data is None and model.needs_data:
+        print(f"no --data: using the {model.name} model's built-in corpus", file=sys.stderr)
+    mistake = kind_mistake(model, args.data)
+    if mistake:  # read, but almost surely not what the user meant
+        print(f"warning: {mistake}; it is read as such all the same", file=sys.stderr)
     for note in built.notes:
         print(f"{args.data}: {note}", file=sys.stderr)
     return built
+
+
+def kind_mistake(model, path):
+    """What the file at ``path`` plainly is when it is a kind of data other than the one
+    ``model`` reads (datasets.kinds.mistaken), naming the models that read it; None when it
+    is not, or there is no file."""
+    known = kinds.kinds()
+    if path is None or model.display not in known:
+        return None
+    try:
+        start = kinds.read_start(path)
+    except OSError:  # no file, or a folder: the reader has said so
+        return None
+    return kinds.mistaken(start, known[model.display], path, readers=readers)
+
+
+def readers(kind):
+    """The models that read a kind of data, as a message says them: "--model usm or bigram
+    reads those"."""
+    names = [name for name, cls in registry.models().items() if cls.display == kind.name]
+    return f"--model {' or '.join(names)} reads those" if names else ""
 
 
 def in_file(path, err):

@@ -33,7 +33,8 @@ class Option:
     kind : float, int, str or bool (a switch)
     default : the value when not given (None: the model decides, e.g. K from the gold tags)
     help : one line for --help and the widget's tooltip
-    low, high : the accepted range (inclusive), for numbers
+    low, high : the accepted range, for numbers: inclusive, unless ``low_open`` or
+        ``high_open`` says that end is excluded (a probability p# with 0 < p# < 1)
     choices : the accepted values, for strings
     reads : whether it says how to read the corpus file (a format) rather than what the model
         is: a page that reads the corpus itself (ui/corpus_choice.py) does not offer it
@@ -51,6 +52,8 @@ class Option:
     choices: tuple = None
     reads: bool = False
     file: bool = False
+    low_open: bool = False
+    high_open: bool = False
 
     def check(self, value):
         """The value, or a ValueError naming the setting and what to give."""
@@ -59,10 +62,39 @@ class Option:
         if self.choices is not None and value not in self.choices:
             raise ValueError(f"{self.flag} must be one of {', '.join(self.choices)} "
                              f"(got {value!r})")
-        if self.low is not None and not (self.low <= value <= self.high):
-            raise ValueError(f"{self.flag} must be between {self.low:g} and {self.high:g} "
-                             f"(got {value:g})")
+        if self.low is not None and not in_range(value, *self.range):
+            raise ValueError(f"{self.flag} must be {range_text(*self.range)} (got {value:g})")
         return value
+
+    @property
+    def range(self):
+        """(low, high, low_open, high_open): what ``in_range`` and ``range_text`` take."""
+        return self.low, self.high, self.low_open, self.high_open
+
+    def widget_range(self):
+        """The inclusive (low, high) of a number box, which has no open ends: an open end
+        moved in by ``OPEN_MARGIN``."""
+        return (None if self.low is None else self.low + OPEN_MARGIN * self.low_open,
+                None if self.high is None else self.high - OPEN_MARGIN * self.high_open)
+
+
+OPEN_MARGIN = 1e-9  # the nearest a number box goes to an open end (p# = 1e-9 is near enough 0)
+
+
+def in_range(value, low, high, low_open=False, high_open=False):
+    """Whether ``value`` is in the range from low to high, each end excluded when open (NaN
+    never is)."""
+    return ((low < value if low_open else low <= value)
+            and (value < high if high_open else value <= high))
+
+
+def range_text(low, high, low_open=False, high_open=False):
+    """The range in a message's words: "between 1 and 10" when it holds both ends, else each
+    end said as it is ("above 0 and below 1", "above 0 and at most 100")."""
+    if not (low_open or high_open):
+        return f"between {low:g} and {high:g}"
+    return (f"{'above' if low_open else 'at least'} {low:g} and "
+            f"{'below' if high_open else 'at most'} {high:g}")
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,19 @@ class FilterInfo:
     acceptance: float = float("nan")
 
 
+def check_rejuvenation(population, rejuvenation):
+    """A ValueError saying what to change when the population's particles cannot take the
+    rejuvenation's moves: none at all (leave rejuvenation out), or not of its kind."""
+    moves = population.rejuvenation_moves
+    model = type(population.model).name
+    if not moves:
+        raise ValueError(f"the {model} model's particles take no rejuvenation moves: leave "
+                         "out --rejuvenate")
+    if rejuvenation.kind not in moves:
+        raise ValueError(f"the {model} model's particles take no {rejuvenation.kind} moves: "
+                         f"choose --rejuvenation-sampler {' or '.join(moves)}")
+
+
 class ParticleFilter:
     """One particle filter over a model's observations, advanced one observation at a time.
 
@@ -138,6 +151,8 @@ class ParticleFilter:
             raise ValueError(f"a particle filter needs at least one particle, not {n_particles}")
         if resampling not in SCHEMES:
             raise ValueError(f"resampling is {' or '.join(SCHEMES)}, not {resampling!r}")
+        if rejuvenation is not None:
+            check_rejuvenation(population, rejuvenation)
         if warm_kernels:
             warm(type(population.model))
         self.population = population
@@ -146,10 +161,6 @@ class ParticleFilter:
         self.threshold = threshold_fraction(threshold) * self.n
         self.resampling = resampling
         self.greedy = greedy
-        if rejuvenation is not None and rejuvenation.kind not in population.rejuvenation_moves:
-            moves = ", ".join(population.rejuvenation_moves) or "none"
-            raise ValueError(f"this model's particles take no {rejuvenation.kind} moves "
-                             f"(they take: {moves})")
         self.rejuvenation = rejuvenation
         self.rng = make_rng(self.seed)
         self.parts = population.new(self.n, keep_segmentations=rejuvenation is not None)

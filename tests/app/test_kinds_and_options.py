@@ -83,7 +83,7 @@ def test_a_models_widgets_take_its_options_ranges(open_page, path, prefix, model
             assert at.selectbox(key=key).options == list(option.choices)
             continue
         widget = at.number_input(key=key)
-        assert (widget.min, widget.max) == (option.low, option.high), key
+        assert (widget.min, widget.max) == option.widget_range(), key
         assert widget.label == option.help
 
 

@@ -55,6 +55,16 @@ def test_a_tagged_corpus_on_a_segmentation_page_is_sent_to_the_tagging_lessons(o
     assert "looks like a tagged corpus" in " ".join(w.value for w in at.warning)
 
 
+def test_trees_on_a_segmentation_page_are_said_to_be_trees(open_page):
+    """Read as utterances of brackets before, without a word: the kinds' recogniser says
+    what the file is, and the lessons that read it, as the command line does."""
+    trees = (ROOT / "datasets" / "builtin" / "trees.txt").read_bytes()
+    at = upload(open_page("pages/word_segmentation.py"), "seg", "trees.txt", trees)
+    warned = " ".join(w.value for w in at.warning)
+    assert "trees.txt looks like Penn-bracketed trees (Tree fragments" in warned, warned
+    assert "read those), not segmented text: here it is read as segmented text" in warned
+
+
 def test_the_upload_boxes_name_the_endings_they_read(open_page):
     at = open_page("pages/word_segmentation.py")
     at.radio(key="seg_source").set_value("upload").run()

@@ -318,7 +318,7 @@ def test_bigram_run_writes_tables_and_scores_its_output(tmp_path, sampler, seati
 @pytest.mark.parametrize("args, says", [
     (["--sampler", "type"], "the bigram model has no type sampler"),
     (["--sampler", "token", "--alpha1", 0], "--alpha1: must be between"),
-    (["--sampler", "token", "--p-utterance", 1], "--p-utterance: must be between"),
+    (["--sampler", "token", "--p-utterance", 1], "--p-utterance: must be above 0 and below 1"),
     (["--sampler", "token", "--seating", "tree"], "--seating must be one of explicit, histogram"),
 ])
 def test_bigram_refuses_bad_options_in_one_line(tmp_path, args, says):

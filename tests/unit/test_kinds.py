@@ -31,7 +31,8 @@ def read_other(data, name):
 
 def test_a_second_module_cannot_take_a_kinds_name():
     other = kinds.Kind("tagging", "other", "units", builtin=list, read=read_other,
-                       formats={}, suffixes=(), unit_sizes=len)
+                       formats={}, suffixes=(), unit_sizes=len, looks="other units",
+                       recognise=bool)
     with pytest.raises(ValueError, match="registered already, by datasets.tagged"):
         kinds.register(other)
     assert kinds.get("tagging").read.__module__ == "datasets.tagged"

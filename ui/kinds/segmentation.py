@@ -7,9 +7,8 @@ import streamlit as st
 
 from datasets.segmented import SEGMENTATION, SegmentedCorpus
 from datasets.synthetic import zipf_corpus
-from datasets.tagged import TAGGING, looks_tagged
 from ui.corpus_choice import CorpusPicker, builtin, generated, upload
-from ui.kinds.registry import View, register, views
+from ui.kinds.registry import View, register
 from ui.settings import Setting
 from ui.theme import ROW_FONT, mark_style, row_number
 
@@ -90,12 +89,6 @@ def choose(key):
         return choose_synthetic(key)
     corpus = upload(SEGMENTATION, key, "Plain segmented text: one utterance per line, words "
                                        "separated by spaces")
-    if corpus is not None and looks_tagged(
-            st.session_state[f"{key}_upload"].getvalue()[:65536].decode("utf-8", "replace")):
-        tagging = views()[TAGGING.name]
-        st.warning(f"This file looks like a tagged corpus (CoNLL-U or word/TAG): here its "
-                   f"tags are read as part of the words. {', '.join(tagging.lessons[:-1])} and "
-                   f"{tagging.lessons[-1]} read tagged text.", icon=":material/warning:")
     if corpus is not None and corpus.blank_lines:
         st.caption(f"{corpus.blank_lines:,} blank lines were skipped.")
     return corpus

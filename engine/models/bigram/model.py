@@ -62,9 +62,11 @@ class BigramModel(SegmentationModel):
         Option("alpha1", "--alpha1", float, 100.0, "α₁, each bigram restaurant's concentration",
                1e-9, 1e9),
         Option("p_boundary", "--p-boundary", float, 0.2,
-               "p#, the base distribution's word-end probability", 1e-9, 1 - 1e-9),
+               "p#, the base distribution's word-end probability", 0, 1,
+               low_open=True, high_open=True),
         Option("p_utterance", "--p-utterance", float, 0.5,
-               "p$, the base distribution's probability of the utterance end $", 1e-9, 1 - 1e-9),
+               "p$, the base distribution's probability of the utterance end $", 0, 1,
+               low_open=True, high_open=True),
         Option("seating", "--seating", str, "histogram",
                "how the tables are kept: a histogram of table sizes per word pair, or every "
                "customer's table", choices=tuple(seats.REPRESENTATIONS)),

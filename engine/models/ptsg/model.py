@@ -14,6 +14,7 @@ from collections import Counter
 import numpy as np
 
 from datasets import trees as treebank
+from datasets.text import read_text
 from engine.core.state import clone
 from engine.parsing.pcfg import tag_lexicon
 from engine.models.ptsg import kernels, sentence
@@ -389,8 +390,7 @@ class PtsgModel(ModelBase):
 
     def read_analysis(self, path):
         """The state of an analysis file ``write_analysis`` wrote for this treebank."""
-        with open(path, encoding="utf-8") as file:
-            corpus = treebank.read_trees(file.read(), name=str(path), binarised=True)
+        corpus = treebank.read_trees(read_text(path), name=str(path), binarised=True)
         if len(corpus.trees) != len(self.trees):
             raise ValueError(f"{path} has {len(corpus.trees):,} trees; the treebank has "
                              f"{len(self.trees):,}")

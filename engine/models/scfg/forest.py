@@ -122,6 +122,21 @@ class Forest:
         return trees[-1]
 
 
+def corpus_forests(corpus):
+    """The forest of every pair of an AlignedCorpus (datasets.aligned)."""
+    return [forest(len(f), len(e), links)
+            for f, e, links in zip(corpus.source, corpus.target, corpus.links)]
+
+
+def refuse_without_phrase_pairs(forests):
+    """A ValueError when no forest has a phrase pair below its root (pairs without links):
+    such a corpus has no rule to choose. The SCFG built from a corpus refuses it, and so does
+    the forest command."""
+    if all(fo.n_nodes == 1 for fo in forests):
+        raise ValueError("no pair has a phrase pair inside it: there is no rule to choose "
+                         "(do the pairs have links?)")
+
+
 def forest(f_len, e_len, links):
     """The phrase decomposition forest of a sentence pair.
 

@@ -18,6 +18,7 @@ import numpy as np
 from datasets import aligned
 from datasets.aligned import AlignedCorpus
 from datasets.errors import CorpusError
+from datasets.text import read_text
 from engine.core import hash_table
 from engine.core.state import clone
 from engine.core.word_hash import fill_prefix_hashes
@@ -25,7 +26,7 @@ from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, 
                                     Presentation, SiteView)
 from engine.models.registry import register
 from engine.models.scfg import kernels, pitman_yor, seating
-from engine.models.scfg.forest import forest
+from engine.models.scfg.forest import corpus_forests, refuse_without_phrase_pairs
 
 ALPHA = 5.0  # §5.1: α = 5 for every rule size, DP and Pitman-Yor alike
 DISCOUNT = 0.5  # §5.1: d = 0.5
@@ -124,9 +125,7 @@ class ScfgModel(ModelBase):
     @classmethod
     def from_corpus(cls, corpus, **options):
         model = cls(corpus, **options)
-        if model.n_sites == 0:
-            raise ValueError("no pair has a phrase pair inside it: there is no rule to choose "
-                             "(do the pairs have links?)")
+        refuse_without_phrase_pairs(model.forests)
         return model
 
     @classmethod
@@ -149,8 +148,7 @@ class ScfgModel(ModelBase):
             raise ValueError("exact seating is for the Pitman-Yor prior: turn the prior on "
                              "(--pitman-yor); the DP's moves are exact already")
         self.exact_seating = bool(exact_seating)
-        self.forests = [forest(len(f), len(e), links)
-                        for f, e, links in zip(corpus.source, corpus.target, corpus.links)]
+        self.forests = corpus_forests(corpus)
         self.v_f = len({w for words in corpus.source for w in words})
         self.v_e = len({w for words in corpus.target for w in words})
         self.arrays = self._pack(not no_deg)
@@ -545,8 +543,7 @@ class ScfgModel(ModelBase):
 
     def read_analysis(self, path):
         """The state of an analysis file ``write_analysis`` wrote for these pairs."""
-        with open(path, encoding="utf-8") as file:
-            lines = file.read().splitlines()
+        lines = read_text(path).splitlines()
         if len(lines) != len(self.forests):
             raise CorpusError(f"{path} has {len(lines):,} lines; the corpus has "
                               f"{len(self.forests):,} pairs")

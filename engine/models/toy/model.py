@@ -10,6 +10,7 @@ import math
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
+from datasets.text import read_text
 from engine.core.rng import chain_rngs, make_rng
 from engine.core.special import log_rising
 from engine.core.state import clone
@@ -141,8 +142,10 @@ class ToyModel(ModelBase):
         return "".join(f"{SPLIT if z else JOINED}\n" for z in state.z)
 
     def read_analysis(self, path):
-        with open(path, encoding="utf-8") as file:
-            lines = [line.strip() for line in file]
+        lines = [line.strip() for line in read_text(path).splitlines()]
+        if len(lines) != self.n:  # a truncated file, or one of another n
+            raise ValueError(f"{path} has {len(lines):,} lines; this toy has {self.n:,} "
+                             "copies: give one line per copy (and the --n it was run with)")
         spelled = {JOINED: 0, SPLIT: 1}
         for number, line in enumerate(lines, 1):
             if line not in spelled:

@@ -42,7 +42,8 @@ class UsmModel(SegmentationModel):
     options = (
         Option("alpha0", "--alpha", float, 20.0, "α₀, the DP concentration", 1e-9, 1e9),
         Option("p_boundary", "--p-boundary", float, 0.5,
-               "p#, the base distribution's word-end probability", 1e-9, 1 - 1e-9),
+               "p#, the base distribution's word-end probability", 0, 1,
+               low_open=True, high_open=True),
         Option("rho", "--rho", float, 2.0, "ρ, the utterance-end prior", 1e-9, 1e9),
     )
     populations = ("particle",)
