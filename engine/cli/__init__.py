@@ -118,8 +118,7 @@ def os_error(args, err):
     """The one line of an OSError of a command: the file and whether the command was writing
     it (one of its outputs, or in an output folder) or reading it (any other: an input)."""
     path = os.path.realpath(err.filename) if err.filename else None
-    outputs = [os.path.realpath(getattr(args, dest)) for dest, _, _ in args.outputs
-               if getattr(args, dest)]
+    outputs = [os.path.realpath(path) for output in args.outputs for path in output.paths(args)]
     writing = path is None or any(path == out or path.startswith(out + os.sep)
                                   for out in outputs)
     return (f"cannot {'write' if writing else 'read'} {err.filename or 'an output'}: "

@@ -7,7 +7,7 @@ import math
 import os
 from dataclasses import dataclass
 
-from engine.models.protocol import in_range, range_text
+from engine.models.protocol import in_range, number_text, range_text
 
 FULL_PRECISION = "%.17g"  # exact quantities round-trip through a CSV
 
@@ -22,10 +22,10 @@ MAX_WORKERS = 1024  # processes (or shards) on one cluster: far more than a mach
 MAX_LARGE = 10**9  # a concentration or other positive real: as the models' own α
 
 
-def bounded(parse, low, high):
-    """``parse`` (an argparse type) marked with its range: the help shows it (Help) and the
-    tests find every bounded flag by it."""
-    parse.bounds = (low, high)
+def bounded(parse, low, high, low_open=False, high_open=False):
+    """``parse`` (an argparse type) marked with its range (each end excluded when open): the
+    help shows it (Help) and the tests find every bounded flag by it."""
+    parse.bounds = (low, high, low_open, high_open)
     return parse
 
 
@@ -54,7 +54,7 @@ def float_in(low, high, low_open=False, high_open=False):
             raise argparse.ArgumentTypeError(
                 f"must be {range_text(low, high, low_open, high_open)}, got {value:g}")
         return value
-    return bounded(parse, low, high)
+    return bounded(parse, low, high, low_open, high_open)
 
 
 def positive_number(text):
@@ -83,15 +83,12 @@ class Help(argparse.RawDescriptionHelpFormatter):
         return text if bounds is None else f"{text} [{bounds_text(*bounds)}]"
 
 
-def bounds_text(low, high, word="to"):
-    """A range as the help and the docs show it: ``0 to 4,294,967,295``, ``1e-09 to 1``."""
-    return f"{number_text(low)} {word} {number_text(high)}"
-
-
-def number_text(value):
-    """A bound in full: whole numbers with thousands separators, others to ten digits (so
-    0.999999999 does not read as 1)."""
-    return f"{int(value):,}" if float(value).is_integer() else f"{value:.10g}"
+def bounds_text(low, high, low_open=False, high_open=False):
+    """A range as the help and the docs show it: ``0 to 4,294,967,295``, ``1e-09 to 1``; with
+    an open end, in words (``above 0 and below 1``)."""
+    if low_open or high_open:
+        return range_text(low, high, low_open, high_open)
+    return f"{number_text(low)} to {number_text(high)}"
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -62,7 +62,6 @@ def race(args):
     def progress(frame, done, total):
         print(f"  {done}/{total} chains done", file=sys.stderr, flush=True)
 
-    os.makedirs(args.out_dir, exist_ok=True)  # each chain's rows go to its traces as it ends
     with client_for(args.workers, args.scheduler) as client:
         traces = grid_rows(recipe, grid, client, os.path.join(args.out_dir, TRACES), "chains",
                            progress)

@@ -10,8 +10,8 @@ from engine.grid import run_grid
 
 
 class GrowingCsv:
-    """``path`` (None: no file) as a CSV that grows a frame at a time (``add``), and is written whole, in its
-    final order, by ``finish``. Used as a context manager: stopped before ``finish``, it says on
+    """``path`` (None: no file) as a CSV that grows a frame at a time (``add``), and is written
+    whole, in its final order, by ``finish``. Used as a context manager: stopped before ``finish``, it says on
     stderr how many ``what`` (e.g. "chains") it kept.
 
     Frames may bring new columns (a TYPE chain's mean_block_size after a TOKEN chain's rows):
@@ -41,6 +41,9 @@ class GrowingCsv:
         self.finished = True
 
     def _replace(self, frame):
+        # the folder (a race's --out) is made with the first rows: a run refused before any
+        # task finished (a cluster that cannot run the engine) leaves nothing behind
+        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
         partial = f"{self.path}.partial"
         frame.to_csv(partial, index=False, float_format=self.float_format)
         os.replace(partial, self.path)

@@ -92,9 +92,15 @@ def range_text(low, high, low_open=False, high_open=False):
     """The range in a message's words: "between 1 and 10" when it holds both ends, else each
     end said as it is ("above 0 and below 1", "above 0 and at most 100")."""
     if not (low_open or high_open):
-        return f"between {low:g} and {high:g}"
-    return (f"{'above' if low_open else 'at least'} {low:g} and "
-            f"{'below' if high_open else 'at most'} {high:g}")
+        return f"between {number_text(low)} and {number_text(high)}"
+    return (f"{'above' if low_open else 'at least'} {number_text(low)} and "
+            f"{'below' if high_open else 'at most'} {number_text(high)}")
+
+
+def number_text(value):
+    """A bound in full: whole numbers with thousands separators, others to ten digits (so
+    0.999999999 does not read as 1)."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:.10g}"
 
 
 @dataclass(frozen=True)

@@ -72,11 +72,11 @@ CASES = [
     # bad values
     (run("usm", "--p-boundary", "0"), "--p-boundary: must be above 0 and below 1, got 0"),
     (run("bigram", "--p-utterance", "1"), "--p-utterance: must be above 0 and below 1, got 1"),
-    (run("usm", "--alpha", "0"), "--alpha: must be between 1e-09 and 1e+09, got 0"),
+    (run("usm", "--alpha", "0"), "--alpha: must be between 1e-09 and 1,000,000,000, got 0"),
     (run("usm", "--alpha", "many"), "--alpha: expected a number, got 'many'"),
     (run("toy", "--eta", "-0.5"), "--eta: must be between 0 and 1, got -0.5"),
     (("run", "--model", "toy", "--sampler", "token", "--sweeps", "-1", "--trace", "{tmp}/t.csv"),
-     "--sweeps/--iters: must be at least 0, got -1"),
+     "--sweeps/--iters: must be between 0 and 1,000,000, got -1"),
     (run("toy", "--seed", "x"), "--seed: expected a whole number, got 'x'"),
     (run("nosuch"), "argument --model: invalid choice: 'nosuch'"),
     (("run", "--model", "toy", "--sampler", "gibbs", "--sweeps", "1", "--trace", "{tmp}/t.csv"),

@@ -189,7 +189,7 @@ def test_every_bound_is_in_the_help_and_the_guide():
     for model in registry.models().values():
         for option in model.options + model.init_options + model.particle_options:
             if option.kind in (int, float):
-                row = f"| `{model.name}` | `{option.flag}` | {bounds_text(option.low, option.high)} |"
+                row = f"| `{model.name}` | `{option.flag}` | {bounds_text(*option.range)} |"
                 assert row in guide, row
 
 
