@@ -46,7 +46,9 @@ PHONE_CSS = """<style>
      the first chart off the first screen */
   [class*="st-key-"][class*="_traces_csv"] { display: none; }
   [data-testid="stMain"] h1 { font-size: 1.7rem !important; padding-top: 0.5rem !important; }
-  [data-testid="stMetricValue"] { font-size: 1.2rem; }
+  /* the tiles' own 1.75rem (above) included: two rows of it pushed the first chart down */
+  [data-testid="stMetricValue"], .st-key-race_metrics [data-testid="stMetricValue"] {
+    font-size: 1.2rem; }
   [data-testid="stMetricLabel"] p { font-size: 0.75rem; }
   [data-testid="stMain"] [data-testid="stCaptionContainer"] p { font-size: 0.78rem; }
   [data-testid="stMainBlockContainer"] { padding: 3.5rem 1rem 2rem; }

@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 import pyarrow as pa
+from tests.charts import title_text
 
 PAGE = "pages/hmm_estimators.py"
 NAMES = ["EM", "VB", "explicit TOKEN", "explicit SENTENCE", "TOKEN", "SENTENCE"]
@@ -17,7 +18,7 @@ def iterations(at):
 
 
 def chart_titles(at):
-    return [json.loads(c.proto.spec)["title"]["text"] for c in at.get("vega_lite_chart")]
+    return [title_text(json.loads(c.proto.spec)) for c in at.get("vega_lite_chart")]
 
 
 def test_first_load_starts_six_estimators_from_one_tagging(open_page):

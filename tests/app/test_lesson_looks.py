@@ -8,6 +8,7 @@ import pyarrow as pa
 import pytest
 
 from engine.cli.race_plots import EXACT_COLOUR, TITLE_CHARS, render
+from tests.charts import title_text
 
 RACE_PAGES = {"pages/toy_posterior.py": "toy", "pages/word_segmentation.py": "seg",
               "pages/tag_trajectories.py": "hmm", "pages/hmm_estimators.py": "gj",
@@ -27,11 +28,6 @@ def charts(at):
                 for d in chart.proto.datasets}
         found[title_text(spec)] = (spec, data)
     return found
-
-
-def title_text(spec):
-    text = spec.get("title", {}).get("text", "")
-    return " ".join(text) if isinstance(text, list) else text
 
 
 def svg(spec, datasets):

@@ -7,6 +7,7 @@ import time
 import numpy as np
 
 from datasets.builtin import builtin_corpus
+from tests.charts import title_text
 
 
 def metric(at, label):
@@ -115,7 +116,7 @@ def test_the_table_one_grid_fills_its_table_and_a_cancel_keeps_it(open_page):
 
 def versus_charts(at):
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
-    return [s for s in specs if "against engine time" in s["title"]["text"]]
+    return [s for s in specs if "against engine time" in title_text(s)]
 
 
 def test_the_comparison_draws_log_probability_and_f(open_page):
@@ -128,7 +129,7 @@ def test_the_comparison_draws_log_probability_and_f(open_page):
         assert frame["seconds"].iloc[-1] >= 2 * points["seconds"].max()
         assert np.isfinite(frame["log_prob"]).all()
     specs = versus_charts(at)
-    assert [s["title"]["text"] for s in specs] == [
+    assert [title_text(s) for s in specs] == [
         "Log-probability of the final state against engine time", "Token F against engine time"]
     assert all(s["config"]["legend"]["orient"] == "bottom" for s in specs)  # off the data
     assert not at.get("plotly_chart")
@@ -153,6 +154,6 @@ def test_the_weights_axis_holds_every_weight(open_page):
         at.button(key="pf_step").click().run()
         weights = np.exp(at.session_state.pf_race.log_w_read)
         spec = next(json.loads(c.proto.spec) for c in at.get("vega_lite_chart")
-                    if json.loads(c.proto.spec)["title"]["text"].startswith("Weights"))
+                    if title_text(json.loads(c.proto.spec)).startswith("Weights"))
         top = spec["encoding"]["y"]["scale"]["domain"][1]
         assert weights.max() <= top <= 1

@@ -1,6 +1,7 @@
 """The HMM tag-trajectories page through AppTest: the race, its controls and its views."""
 import json
 import re
+from tests.charts import title_text
 
 PAGE = "pages/tag_trajectories.py"
 NAMES = ["TOKEN", "TYPE", "TOKEN-anneal", "TYPE-greedy", "SENTENCE"]
@@ -43,7 +44,7 @@ def chart_specs(at):
 
 
 def chart_titles(at):
-    return [spec["title"]["text"] for spec in chart_specs(at)]
+    return [title_text(spec) for spec in chart_specs(at)]
 
 
 def test_views_follow_the_chosen_sampler_word_and_window(open_page):

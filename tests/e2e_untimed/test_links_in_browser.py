@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ARTIFACTS
+from ui import presenter
 
 WAIT = 60_000  # ms: a server's first page waits for Streamlit's start
 NOTICE = '[data-testid="stAlert"]'
@@ -37,7 +38,8 @@ def test_an_embedded_half_has_no_sidebar_nor_presenter_switch(page, app_url):
     expect(page.locator(".st-key-presenter_switch")).to_have_count(0)
     # it follows the page's presenter mode from its address
     page.goto(f"{app_url}/?embed=true&presenter=1")
-    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '20px'")
+    page.wait_for_function(
+        f"getComputedStyle(document.documentElement).fontSize === '{presenter.LEGIBLE}px'")
 
 
 def test_side_by_side_embeds_its_halves_without_the_removed_iframe_call(page, app_url):

@@ -11,6 +11,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests.e2e.test_classroom import LABELS
+from ui import presenter
 from ui.export import SLIDE_WIDTH
 from ui.theme import state_colour
 
@@ -58,7 +59,7 @@ def test_presenter_mode_from_a_link_has_large_text_no_sidebar_and_its_switch(pag
     expect(switch.locator("input")).to_be_checked()
     expect(page.locator(LABELS).first).to_contain_text("TOKEN · pass 0")
     root = page.locator("html")
-    expect(root).to_have_css("font-size", "20px")
+    expect(root).to_have_css("font-size", f"{presenter.LEGIBLE}px")
     sidebar = page.locator('[data-testid="stSidebar"]')
     expect(sidebar).to_have_attribute("data-collapsed", "true")
     assert switch.bounding_box()["y"] < 40  # in the header bar, above the page
