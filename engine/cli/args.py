@@ -3,7 +3,6 @@ saying what to give, the one-line error parser, output paths checked before any 
 choice of cluster for a grid."""
 import argparse
 import fnmatch
-import math
 import os
 from dataclasses import dataclass
 
@@ -37,8 +36,7 @@ def int_in(low, high):
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"must be between {low:,} and {high:,}, got {value:,}")
+            raise argparse.ArgumentTypeError(f"must be {range_text(low, high)}, got {value:,}")
         return value
     return bounded(parse, low, high)
 
