@@ -161,7 +161,7 @@ class Run:
         row = {"sweep": sweep, "seconds": self.seconds,
                "loglik": self.model.loglik_running(self.state),
                "temperature": info.temperature if info else self.sampler.temperature()}
-        row["objective"] = self.sampler.objective(row["loglik"])
+        row["objective"] = self.sampler.objective(self.state, row["loglik"])
         row["objective_kind"] = self.sampler.objective_kind
         self._last_measured = (self.measure_share is None or
                                self.measure_seconds <= self.measure_share * self.seconds)

@@ -164,9 +164,6 @@ def draw_race(race):
                              for measure in MEASURES}}
     st.dataframe(table.style.format({c: f for c, f in formats.items() if c in table},
                                     na_rep="—"))
-    if table["value"].isna().any():
-        st.caption("—: EM and VB have no objective before their first iteration (its E-step "
-                   "computes the objective of the parameters it uses).")
 
 
 # --- the page ---------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from ui.page import prologue
 from ui.warmup import warm_samplers
 from ui.particle_view import (GENEALOGY_PARTICLES, ess_chart, genealogy_chart, particle_cards,
                               versus_chart, weights_chart, z_chart)
-from ui.settings import PageSettings, Setting, plain
+from ui.settings import PageSettings, Setting, plain, start_anew
 
 KEY = "pf"
 MAX_PARTICLES = 1000
@@ -150,7 +150,7 @@ def settings():
 
 def follow_settings(config):
     """A new filter when the settings changed; refused settings keep the old one."""
-    if config is not None and config != st.session_state.get("pf_config"):
+    if config is not None and start_anew(KEY, config):
         start(config)
 
 

@@ -17,7 +17,7 @@ from ui.page import prologue
 from ui.warmup import warm_samplers
 from ui.restaurant_view import (explicit_text, figure_two, histogram_text, restaurant_html,
                                 tables_path)
-from ui.settings import PageSettings, Setting
+from ui.settings import PageSettings, Setting, start_anew
 from ui.word_corpus import SETTINGS as WORD_SETTINGS
 from ui.word_corpus import choose_word_corpus
 
@@ -96,7 +96,7 @@ def settings():
 
 def follow_settings(config):
     """A new restaurant when the settings changed; a refused setting keeps the old one."""
-    if config != st.session_state.get("rest_config"):
+    if start_anew(KEY, config):
         start(config)
 
 

@@ -27,7 +27,7 @@ from ui.kinds.registry import every_picker_settings, picker_of, view_or_stop
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
 from ui.warmup import warm_samplers
-from ui.settings import PageSettings, Setting
+from ui.settings import PageSettings, Setting, start_anew
 from ui.theme import label
 
 KEY = "race"
@@ -598,7 +598,7 @@ else:
         st.error(f"Cannot build this model: {err}")
         model = None
     if model is not None and not too_large(model_class, used, model) and \
-            config != st.session_state.get("race_config"):
+            start_anew(KEY, config):
         start(model, config)
 
 if "race_race" in st.session_state:

@@ -15,7 +15,7 @@ from ui import exercises, playback, race_page
 from ui.charts import show, show_traces
 from ui.page import prologue
 from ui.warmup import warm_samplers
-from ui.settings import PageSettings, Setting
+from ui.settings import PageSettings, Setting, start_anew
 from ui.theme import EXACT_COLOUR, colour, label
 
 KEY = "toy"
@@ -278,7 +278,7 @@ if issues:
     if "toy_config" not in st.session_state:  # nothing valid yet to show
         st.stop()
     st.info("The chains below keep the last valid settings; fix the value to start new ones.")
-elif config != st.session_state.get("toy_config"):
+elif start_anew(KEY, config):
     build_race(config)
 
 applied = st.session_state.toy_config

@@ -18,7 +18,7 @@ from ui.kinds.registry import view_or_stop, views
 from ui.models import ModelOptions, build_model
 from ui.page import prologue
 from ui.warmup import warm_samplers
-from ui.settings import PageSettings, Setting
+from ui.settings import PageSettings, Setting, start_anew
 from ui.theme import EXACT_COLOUR, SITE_MARK, colour
 from ui.type_lab import new_lab, type_move
 
@@ -262,7 +262,7 @@ prologue("Type blocks", "Liang, Jordan & Klein (2010), §4: a TYPE move gathers 
 SETTINGS.restore()
 config = settings()
 warm_samplers(MODELS[config["model"]], ("type", "token"))  # TOKEN: its conditional beside
-if config != st.session_state.get("tb_config"):
+if start_anew("tb", config):
     start(config)
 lab = controls(st.session_state.tb)
 move = lab["move"]

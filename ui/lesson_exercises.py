@@ -178,7 +178,8 @@ EXERCISES = {
             "iterations, and their greedy 1-to-1 accuracy at the end.",
             "VB never moves: its log p(tags, words) stays at −12,027.4 and its accuracy at "
             "20.5% — the score of giving every word one tag — at every iteration. EM moves "
-            "slowly: by iteration 5 it uses a second state, never a third, and ends at 26.5%. "
+            "a little: its first iteration takes a second state, it never takes a third, and "
+            "it ends at 26.5%. "
             "TOKEN uses 14 states by iteration 10 and all 15 by 50, and reaches 43.3%. EM and "
             "VB compute expected counts deterministically, and from a tagging with 14 empty "
             "states they have little to break the symmetry with; TOKEN draws each token's "

@@ -6,7 +6,7 @@ from engine.run import Race
 from engine.samplers import label, offered
 from ui.charts import show_traces
 from ui.corpus_choice import cap_note, first_units
-from ui.settings import Setting
+from ui.settings import Setting, start_anew
 
 MAX_SEED = 2**32 - 1
 # sites of a race page's corpus: every chain holds a state of the whole corpus, and a page
@@ -111,7 +111,7 @@ def follow_settings(key, corpus, config, make_model, record_values=False):
         st.error("Choose at least one sampler.")
     elif corpus is None:
         st.info("The chains below keep the last usable corpus.")
-    elif config != st.session_state.get(f"{key}_config"):
+    elif start_anew(key, config):
         start(key, corpus, config, make_model, record_values)
 
 

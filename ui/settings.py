@@ -203,6 +203,16 @@ class Setting:
         return str(value)
 
 
+ANEW = "anew"  # {prefix}_anew: a preset was chosen, the page starts its run anew
+
+
+def start_anew(prefix, config):
+    """Whether the page keyed ``prefix`` starts a new run with ``config``: it differs from the
+    settings the page last started ({prefix}_config), or a preset was chosen since."""
+    state = st.session_state
+    return state.pop(f"{prefix}_{ANEW}", False) or config != state.get(f"{prefix}_config")
+
+
 class PageSettings:
     """The settings of one page (``prefix`` keys its session state: ``{prefix}_{name}``).
 
@@ -387,6 +397,9 @@ class PageSettings:
         label = st.session_state.get(self.key("preset"))
         if label in self.presets:
             self.apply_preset(label)
+            # a preset chosen is a request to watch it from the start, also when the settings
+            # already were its own (set by hand, or a finished run of it)
+            st.session_state[self.key(ANEW)] = True
 
     def share(self, note=None):
         """A 'Share this view' panel: the link (with a copy button) and every preset's link."""

@@ -50,7 +50,7 @@ def converged_at(objective, window, tolerance=TOLERANCE):
     of its value at i for the next ``window`` iterations; NaN when no i has a whole window
     after it that does.
 
-    objective : float64[T + 1]   the trace's objective, row 0 the start (NaN for EM and VB)
+    objective : float64[T + 1]   the trace's objective, row 0 the start's
     """
     values = np.asarray(objective, float)
     for i in range(1, len(values) - window):

@@ -142,40 +142,47 @@ def put_values(state, start, stop, values):
 
 
 @kernel
-def point_start(state, expected, theta, variational, work):
-    """A point estimator's first parameters, from the current analysis: EM the posterior mean
-    given it (its counts plus the prior's pseudo-counts, which keeps every probability above 0),
-    VB the exact posterior Dir(counts + prior).
+def point_start(state, expected, theta, decoded, work, variational):
+    """A point estimator's start: its first parameters from the current analysis (EM the
+    posterior mean given it — its counts plus the prior's pseudo-counts, which keeps every
+    probability above 0 — VB the exact posterior Dir(counts + prior)), and the E-step under
+    them, which gives their objective and the expected counts the first iteration re-estimates
+    from. The analysis stays as it is (a trace's row 0 shows the start).
 
     Parameters
     ----------
     state : model state
     expected : float64[parameter_size(state)]
-        Output: the analysis's counts (EM: plus the prior's).
+        Output: the E-step's expected counts under the first parameters.
     theta : float64[parameter_size(state)]
-        Output: the parameters.
-    variational : bool
+        Output: the first parameters.
+    decoded : int64[n_sites]
+        Work: their decoding.
     work : float64[estimate_work_size(state)]
+    variational : bool
 
     Returns
     -------
-    float
-        reestimate's KL (0 for EM).
+    (float, float)
+        log Σ of theta's weights (the E-step's), reestimate's KL (0 for EM).
     """
     expected_from_values(state, expected, 0.0 if variational else 1.0)
-    return reestimate(state, expected, theta, variational, work)
+    kl = reestimate(state, expected, theta, variational, work)
+    return expected_counts(state, theta, expected, decoded, work), kl
 
 
 @kernel
 def point_iteration(rng, state, theta, expected, decoded, work, variational):
-    """One EM or VB iteration: the E-step under theta, the analysis set to the decoding, the
-    M-step into theta.
+    """One EM or VB iteration: the M-step from the last E-step's expected counts into theta,
+    the E-step under the new theta (its objective and expected counts), the analysis set to
+    its decoding — so that a trace row shows the parameters the iteration ended with.
 
     Parameters
     ----------
     rng : numpy.random.Generator
     state : model state, mutated
-    theta, expected : float64[parameter_size(state)]   the parameters (updated), expected counts
+    theta, expected : float64[parameter_size(state)]   the parameters, the expected counts
+        (both updated)
     decoded : int64[n_sites]   work: the decoding
     work : float64[estimate_work_size(state)]
     variational : bool
@@ -183,12 +190,12 @@ def point_iteration(rng, state, theta, expected, decoded, work, variational):
     Returns
     -------
     (float, float, int)
-        log Σ of theta's weights (the E-step's), KL of the new variational posterior (0 for EM),
-        sites changed.
+        log Σ of the new theta's weights (the E-step's), KL of the new variational posterior
+        (0 for EM), sites changed.
     """
+    kl = reestimate(state, expected, theta, variational, work)
     log_z = expected_counts(state, theta, expected, decoded, work)
-    changed = assign_values(rng, state, decoded)
-    return log_z, reestimate(state, expected, theta, variational, work), changed
+    return log_z, kl, assign_values(rng, state, decoded)
 
 
 @kernel

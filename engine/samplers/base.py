@@ -77,9 +77,10 @@ class Sampler(ABC):
         """The trace's figures of one finished sweep (none by default)."""
         return {}
 
-    def objective(self, loglik):
+    def objective(self, state, loglik):
         """The quantity this estimator improves, for the trace: the samplers' is log p(analysis,
-        data), ``loglik``; EM and VB say otherwise (engine.samplers.point_estimate)."""
+        data), ``loglik`` (of ``state``); EM and VB say otherwise
+        (engine.samplers.point_estimate)."""
         return loglik
 
     # --- the shared bookkeeping -----------------------------------------------------------------

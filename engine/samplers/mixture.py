@@ -41,8 +41,8 @@ class MixtureSampler:
     def objective_kind(self):
         return self.current.objective_kind
 
-    def objective(self, loglik):
-        return self.current.objective(loglik)
+    def objective(self, state, loglik):
+        return self.current.objective(state, loglik)
 
     def sweep_figures(self):
         return dict(self._figures)

@@ -5,16 +5,22 @@ setting: max-marginal or Viterbi), so the trace's measures and log p(tags, words
 comparable with the samplers'; their own objective — log p(words | θ) for EM, the variational
 bound for VB — is the trace's ``objective``.
 
-Each iteration reports the objective of the parameters its E-step used (the E-step computes it),
-and the tagging those same parameters decode to.
+An iteration re-estimates the parameters (M-step) from the last E-step, then runs the E-step
+under the new ones, which gives their objective and their decoding: a trace row reports the
+parameters the iteration ended with, and row 0 those the initial tagging gives (beside that
+tagging itself), so the objective has a value from the start.
 """
-import math
-
 import numpy as np
 
 from engine.kernels import estimators, moves
 from engine.samplers.base import Sampler, Tally
 from engine.samplers.info import MoveInfo
+
+
+def bound(log_z, kl):
+    """The bound F = log Z̃ − KL(q(θ) ‖ p(θ)) of a q(θ) whose E-step gave log Z̃ (EM: KL = 0,
+    F = log p(words | θ))."""
+    return log_z - kl
 
 
 class PointEstimator(Sampler):
@@ -27,8 +33,7 @@ class PointEstimator(Sampler):
     def __init__(self, variational):
         self.variational = variational
         self.objective_kind = "bound" if variational else "likelihood"
-        self._kl = None  # KL(q(θ) ‖ p(θ)) of the parameters the next E-step uses (VB)
-        self._objective = math.nan
+        self._objective = None  # of the current parameters; None before the start's E-step
         super().__init__()
 
     def sweep_length(self, state):
@@ -40,10 +45,16 @@ class PointEstimator(Sampler):
                     before=np.zeros(n, np.int64),
                     work=np.zeros(estimators.estimate_work(state)))
 
+    def _start(self, state):
+        """The first parameters, from the current analysis, and their objective."""
+        b = self.buffers(state)
+        log_z, kl = estimators.point_start(state, b["expected"], b["theta"], b["decoded"],
+                                           b["work"], self.variational)
+        self._objective = bound(log_z, kl)
+
     def begin_sweep(self, rng, state, b):
-        if self._kl is None:  # the first iteration starts from the initial tagging
-            self._kl = estimators.point_start(state, b["expected"], b["theta"], self.variational,
-                                              b["work"])
+        if self._objective is None:  # no trace row 0 asked for it
+            self._start(state)
 
     def advance(self, rng, state, b, inv_temp, max_moves):
         n = len(b["before"])
@@ -51,13 +62,13 @@ class PointEstimator(Sampler):
         log_z, kl, changed = estimators.point_iteration(rng, state, b["theta"], b["expected"],
                                                         b["decoded"], b["work"],
                                                         self.variational)
-        # the bound F = log Z̃ − KL(q(θ) ‖ p(θ)) of the q(θ) this E-step used (0 for EM)
-        self._objective = log_z - self._kl
-        self._kl = kl
+        self._objective = bound(log_z, kl)
         self.position = 1
         return Tally(moves=1, sites=n, changed=int(changed))
 
-    def objective(self, loglik):
+    def objective(self, state, loglik):
+        if self._objective is None:
+            self._start(state)
         return self._objective
 
     def describe_move(self, state, b, *, moved, temperature, sweep_done):

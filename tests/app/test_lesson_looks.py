@@ -55,8 +55,7 @@ def test_every_race_chart_shows_pass_zero_before_play(open_page, page):
     for title, spec, data in lines:
         rows = data["traces"]
         assert len(rows) == len(race.runs), title  # pass 0: a row per sampler
-        # a line of one point draws nothing: each sampler's newest point is a dot (EM and VB
-        # have no objective before their first iteration)
+        # a line of one point draws nothing: each sampler's newest point is a dot
         assert sampler_points(svg(spec, data)) == rows.iloc[:, 1].notna().sum() > 0, title
 
 

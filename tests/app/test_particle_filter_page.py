@@ -157,3 +157,21 @@ def test_the_weights_axis_holds_every_weight(open_page):
                     if title_text(json.loads(c.proto.spec)).startswith("Weights"))
         top = spec["encoding"]["y"]["scale"]["domain"][1]
         assert weights.max() <= top <= 1
+
+
+def test_choosing_a_preset_whose_settings_are_shown_starts_it_anew(open_page):
+    """The Preset box fires only when its value changes: a preset chosen while its settings
+    were already set by hand (the box empty) and their run finished starts that run again,
+    Play enabled (before: nothing happened, Play stayed disabled)."""
+    at = open_page("pages/particle_filter.py")
+    at.number_input(key="pf_particles").set_value(1).run()  # preset "N = 1 …" by hand
+    assert at.selectbox(key="pf_preset").value is None
+    pf = at.session_state.pf_race
+    pf.sweep(pf.total_sweeps - 1)
+    at.button(key="pf_step").click().run()
+    at.run()  # the page drawn after the last step
+    assert pf.finished and at.button(key="pf_play").disabled
+    at.selectbox(key="pf_preset").set_value("N = 1 collapses: one particle is DPS").run()
+    fresh = at.session_state.pf_race
+    assert fresh is not pf and fresh.read == 0 and fresh.n == 1
+    assert not at.button(key="pf_play").disabled and not at.exception
