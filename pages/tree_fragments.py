@@ -26,7 +26,7 @@ from ui.models import ModelOptions, build_model
 from ui.page import prologue
 from ui.settings import PageSettings, Setting
 from ui.theme import ROW_FONT, label, row_number
-from ui.tree_svg import tree_svg
+from ui.tree_svg import shown_label, tree_svg
 from ui.warmup import warm_samplers
 
 KEY = "tf"
@@ -161,7 +161,7 @@ def draw_trees(race):
         table = model.fragment_table(run.state)
         root = st.session_state.tf_root
         if root != ALL:
-            table = table[table.root == root]
+            table = table[table.root.map(root_label) == root]
         st.markdown(f"**{label(name)}'s fragment lexicon: {len(table):,} fragments** "
                     f"({'all roots' if root == ALL else 'rooted at ' + root}; largest count "
                     "first)")
@@ -241,8 +241,23 @@ def check_view(race):
     held_out = len(held_out_sentences(model))
     SETTINGS.fit("parse", max(1, min(s.tf_parse, held_out)),
                  f"there are {held_out:,} held-out sentences")
-    if s.tf_root != ALL and s.tf_root not in model.packed.labels:
-        SETTINGS.fit("root", ALL, "the corpus has no such nonterminal")
+    if s.tf_root != ALL and s.tf_root not in root_choices(model):
+        if s.tf_root in model.packed.labels:
+            SETTINGS.fit("root", root_label(s.tf_root), "with “Binarised labels” off the "
+                         "lexicon names the treebank's nonterminals")
+        else:
+            SETTINGS.fit("root", ALL, "the corpus has no such nonterminal")
+
+
+def root_label(label):
+    """A fragment root's label as the drawings say it: the treebank's (@NP|<DT> is part of an
+    NP), or with "Binarised labels" on the grammar's."""
+    return shown_label(label, binarised())
+
+
+def root_choices(model):
+    """The roots the lexicon can be cut to: the treebank's nonterminals, or the grammar's."""
+    return sorted({root_label(label) for label in model.packed.labels})
 
 
 def view_controls(race):
@@ -251,8 +266,9 @@ def view_controls(race):
     cols = st.columns(4)
     cols[0].selectbox("Show the sampler", list(race.runs), format_func=label, key="tf_shown")
     cols[1].number_input("From tree", 1, len(model.trees), key="tf_first")
-    cols[2].selectbox("Fragments rooted at", [ALL, *sorted(model.packed.labels)],
-                      key="tf_root")
+    cols[2].selectbox("Fragments rooted at", [ALL, *root_choices(model)], key="tf_root",
+                      help="with “Binarised labels” off, NP stands for its binarisation's "
+                           "parts too (@NP|<DT>)")
     cols[3].number_input("From held-out sentence", 1,
                          max(1, len(held_out_sentences(model))), key="tf_parse")
 

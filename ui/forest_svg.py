@@ -22,6 +22,7 @@ from ui.tree_svg import CUT_EDGE, FONT, FRAGMENT_COLOURS, text_width
 CELL = 22          # px of one grid cell
 WORD_FONT = 12.5   # px
 NODE_FONT = 11.5
+SMALLEST_FONT = NODE_FONT - 1  # a node's second line and its deg(v): 24 px at presenter zoom
 LEVEL_GAP = 78     # px between two rows of the hypergraph
 NODE_HEIGHT = 34  # two lines: the source words over the target's
 MAX_NODE_TEXT = 18  # characters of a node's source words shown before an ellipsis
@@ -217,11 +218,11 @@ def hypergraph(view, marked=None):
                      f"{html.escape(node_text(view, n))}</title></rect>")
         boxes.append(_text(x, y - 3, side_text(view, n, 0), NODE_FONT,
                            colour="#222" if on else "#9aa0a6"))
-        boxes.append(_text(x, y + 11, side_text(view, n, 1), NODE_FONT - 1,
+        boxes.append(_text(x, y + 11, side_text(view, n, 1), SMALLEST_FONT,
                            colour="#555" if on else "#b0b5ba"))
         if len(view.edges[n]) > 1:
             boxes.append(_text(x + w / 2 + 3, y - NODE_HEIGHT / 2 - 2,
-                               f"deg {len(view.edges[n])}", 9.5, "start", "#6b6b6b"))
+                               f"deg {len(view.edges[n])}", SMALLEST_FONT, "start", "#6b6b6b"))
     return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width + 30:.0f}' "
             f"height='{height + 10:.0f}' role='img' aria-label='forest'>"
             f"{''.join(lines)}{''.join(boxes)}</svg>")

@@ -58,8 +58,10 @@ def test_the_race_steps_plays_and_shows_trees_lexicon_parses_and_f1(open_page):
     assert list(lexicon.columns) == ["root", "fragment", "count", "probability"]
     assert lexicon["count"].sum() == race.runs["type"].trace[-1]["fragments"]
     assert (np.diff(lexicon["count"].to_numpy()) <= 0).all()  # largest first
+    assert not any(o.startswith("@") for o in at.selectbox(key="tf_root").options)
     at.selectbox(key="tf_root").set_value("NP").run()
-    assert set(at.dataframe[0].value.root) == {"NP"}
+    roots = set(at.dataframe[0].value.root)  # NP and its binarisation's parts, @NP|<…>
+    assert "NP" in roots and all(r == "NP" or r.startswith("@NP|") for r in roots), roots
     at.button(key="tf_play").click().run()
     first = passes(at)
     at.run()
@@ -95,3 +97,23 @@ def test_trees_say_the_treebanks_labels_and_the_binarised_ones_on_request(open_p
     at.toggle(key="trees_binarised").set_value(True).run()
     labels = re.findall(r"font-weight='400' fill='#8a8a8a'>([^<]*)</text>", html(at))
     assert labels and all(label.startswith("@") for label in labels)
+
+
+def test_the_root_picker_says_the_labels_the_drawings_say(open_page):
+    """With "Binarised labels" off the picker offers the treebank's nonterminals only (it
+    offered @S|<NP> and the like); on, the grammar's; a link's binarised root is read as its
+    treebank label, with a notice."""
+    at = open_page(PAGE)
+    treebank = at.selectbox(key="tf_root").options
+    at.toggle(key="trees_binarised").set_value(True).run()
+    grammar = at.selectbox(key="tf_root").options
+    assert {o for o in grammar if not o.startswith("@")} <= set(treebank)
+    assert any(o.startswith("@") for o in grammar)
+    part = next(o for o in grammar if o.startswith("@NP|"))
+    at.selectbox(key="tf_root").set_value(part).run()
+    assert set(at.dataframe[0].value.root) == {part}
+    at.toggle(key="trees_binarised").set_value(False).run()
+    assert at.selectbox(key="tf_root").value == "NP" and not at.exception
+    linked = open_page(PAGE, root=part)
+    assert linked.selectbox(key="tf_root").value == "NP"
+    assert "Ignored in the address" in linked.warning[0].value
