@@ -4,7 +4,7 @@ import streamlit as st
 
 from engine import samplers
 from engine.models import registry
-from ui import course
+from ui import course, readiness
 from ui.page import prologue
 from ui.theme import colour_key
 
@@ -23,6 +23,8 @@ st.markdown(
     f"changes one variable at a time ({term('TOKEN')}) cannot leave a mode that only a "
     "coordinated change of many variables escapes; a sampler that changes all the variables of "
     f"one *{term('type')}* at once ({term('TYPE')}) can, and it stays exact.")
+
+readiness.show()
 
 st.subheader("The course", anchor="course")
 st.markdown(

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Lesson:
     """One page of the course: its file, its title and icon in the navigation, what a student
-    should take from it (goal), what the page shows, and the lessons it builds on (their
-    titles)."""
+    should take from it (goal), what the page shows, the lessons it builds on (their
+    titles), and the models it runs (Home says when their kernels are ready)."""
 
     page: str
     title: str
@@ -19,6 +19,7 @@ class Lesson:
     goal: str
     shows: str
     assumes: tuple = ()
+    models: tuple = ()  # the models whose kernels it runs (engine.models.registry names)
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,8 @@ LESSONS = (
            "m, the number of split copies, has a sharp mode; TOKEN started at m = n needs "
            "several passes to leave it, TYPE jumps there in one move. Race TOKEN, TYPE, "
            "TOKEN-anneal and TYPE-greedy from the same start, see TYPE's draws against the "
-           "exact posterior, and measure TOKEN's escape time over many seeds."),
+           "exact posterior, and measure TOKEN's escape time over many seeds.",
+           models=("toy",)),
     Lesson("pages/type_blocks.py", "Type blocks", ":material/view_module:",
            "Take one TYPE move apart: the pivot, its type, the block and its conflicts, the "
            "exact distribution of m (eq. 7), and what TOKEN would do at the same site.",
@@ -47,7 +49,7 @@ LESSONS = (
            "type (`ab|c` versus `abc`), every site of that type across the corpus, the ones "
            "left out because they touch a word already in the block, the exact distribution "
            "of how many to split (eq. 7), the draw, and what TOKEN would do at the same site.",
-           ("Toy posterior",)),
+           ("Toy posterior",), models=("toy", "usm", "hmm", "ptsg", "scfg")),
     Lesson("pages/word_segmentation.py", "Word segmentation", ":material/segment:",
            "Race the samplers on a real model of child-directed speech and read "
            "log-probability and F against engine time, as in Liang et al.'s Fig. 5.",
@@ -56,7 +58,7 @@ LESSONS = (
            "SENTENCE (the bigram model: TOKEN, TOKEN-anneal, SENTENCE) race from the same "
            "start, with log-probability and F against engine time (Fig. 5), the segmentation "
            "coloured correct / spurious / missed, and the lexicon each sampler has found.",
-           ("Type blocks",)),
+           ("Type blocks",), models=("usm", "bigram")),
     Lesson("pages/tag_trajectories.py", "HMM tag trajectories", ":material/label:",
            "Carry types and blocks over to the HMM tagger, and see that who wins depends on "
            "the prior and on how many tokens each word has.",
@@ -65,7 +67,7 @@ LESSONS = (
            "token's state pass by pass for TOKEN and TYPE side by side, one word's states over "
            "time, accuracy and log-probability for all five samplers, and the "
            "states-against-tags confusion matrix.",
-           ("Word segmentation",)),
+           ("Word segmentation",), models=("hmm",)),
     Lesson("pages/hmm_estimators.py", "HMM estimators", ":material/compare_arrows:",
            "Compare EM, variational Bayes and four Gibbs samplers of one HMM, and see how the "
            "choice of evaluation measure can change the winner (Gao & Johnson 2008).",
@@ -73,7 +75,7 @@ LESSONS = (
            "Bayes, explicit and collapsed Gibbs, pointwise and blocked. Their objectives and "
            "the four tagging measures against iterations or engine time, their eight (α, α′), "
            "and a grid on Dask that fills their Figures 2–5 on your corpus.",
-           ("HMM tag trajectories",)),
+           ("HMM tag trajectories",), models=("hmm",)),
     Lesson("pages/restaurants.py", "Restaurants", ":material/restaurant:",
            "Watch the Chinese restaurant seat its customers, and see why a hierarchical model "
            "must count its tables — and why the bigram model has no TYPE sampler.",
@@ -82,7 +84,7 @@ LESSONS = (
            "of table sizes (Blunsom et al. 2009); then the note's Figure 2 on a corpus you "
            "pick: the expected number of tables against word frequency, Antoniak's and GGJ06's "
            "approximations, and why the bigram segmentation model must count its tables.",
-           ("Word segmentation",)),
+           ("Word segmentation",), models=("bigram",)),
     Lesson("pages/tree_fragments.py", "Tree fragments", ":material/account_tree:",
            "Carry types and blocks over to trees: a Dirichlet process per nonterminal over "
            "tree fragments, where one TYPE move makes or unmakes a fragment everywhere, and "
@@ -93,7 +95,7 @@ LESSONS = (
            "time (Fig. 5c), the trees drawn cut into their fragments, the fragment lexicon "
            "per nonterminal, and held-out sentences parsed by the sampled grammar beside the "
            "PCFG baselines.",
-           ("Word segmentation", "Restaurants")),
+           ("Word segmentation", "Restaurants"), models=("ptsg",)),
     Lesson("pages/forests.py", "Tree fragments from forests", ":material/lan:",
            "Carry types and blocks over to structure that is itself uncertain: from word-aligned "
            "sentence pairs, a sampler picks a tree in each pair's forest and cuts it into SCFG "
@@ -104,7 +106,7 @@ LESSONS = (
            "TYPE-greedy, TYPE-anneal and the one-stage draw, as the paper has it and corrected, "
            "race from the same start, with log p(rules) against engine time and passes (Fig. "
            "4), and the rules learned, in Hiero's format.",
-           ("Tree fragments",)),
+           ("Tree fragments",), models=("scfg",)),
     Lesson("pages/particle_filter.py", "Particle filter", ":material/scatter_plot:",
            "Learn segmentation online: watch weights degenerate, resampling merge the "
            "genealogy, Ẑ estimate the corpus's probability, and rejuvenation repair early "
@@ -116,7 +118,7 @@ LESSONS = (
            "probability; switch on rejuvenation (TOKEN or TYPE moves inside each particle), "
            "run their Table 1 on Dask, and see what reading once costs against batch samplers "
            "of the same model.",
-           ("Word segmentation", "Restaurants")),
+           ("Word segmentation", "Restaurants"), models=("usm", "bigram")),
     Lesson("pages/sampler_race.py", "Sampler race", ":material/monitoring:",
            "Tell a stuck sampler from a mixed one with several chains per sampler, R̂ and ESS, "
            "on any model and corpus.",
@@ -125,7 +127,8 @@ LESSONS = (
            "worker processes, with R̂ and ESS per sampler, a verdict line, the "
            "autocorrelation, and the initialisation sweep over η (Fig. 5 d–f) on a Dask "
            "cluster.",
-           ("Word segmentation", "HMM tag trajectories")),
+           ("Word segmentation", "HMM tag trajectories"),
+           models=("toy", "usm", "bigram", "hmm", "ptsg", "scfg")),
 )
 
 GLOSSARY = (

@@ -10,6 +10,7 @@ import time
 
 import streamlit as st
 
+from engine.live import compile_lock
 from engine.live.compiler import BackgroundCompiler, Job, jobs_for, run_job
 
 POLL = 0.25  # seconds between two looks at the compiler's progress
@@ -18,6 +19,7 @@ POLL = 0.25  # seconds between two looks at the compiler's progress
 @st.cache_resource(show_spinner=False)
 def _compiler():
     """The server's background compiler (its process starts when kernels are missing)."""
+    compile_lock.name_holder("the lab's server")  # what a command waiting for its kernels says
     return BackgroundCompiler()
 
 

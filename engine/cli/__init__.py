@@ -57,6 +57,7 @@ from engine.cli import filter as filters  # not the builtin's name
 from engine.cli.args import OneLineParser, check_outputs
 from engine.cli.models import model_named
 from engine.cli.stopping import Stopped, stoppable
+from engine.live.compile_lock import name_holder
 
 COMMANDS = {
     "run": (chains.add_run_parser, chains.run_chain),
@@ -100,6 +101,7 @@ def main(argv=None):
         return 2
     args = parser.parse_args(argv)
     check_outputs(parser, args)
+    name_holder(f"`{parser.prog} {args.command}`")  # to a process waiting for its kernels
     try:
         with stoppable():  # Ctrl-C and SIGTERM end it, and every process it started
             status = COMMANDS[args.command][1](args)

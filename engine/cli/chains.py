@@ -14,7 +14,7 @@ from engine.cli.args import (FULL_PRECISION, MAX_SWEEPS, SEED, Help, add_input, 
 from engine.cli.bench import bench_sweeps
 from engine.cli.models import (add_model_arguments, checked_model, in_file, initialisation,
                                load_model, model_epilog)
-from engine.live.compiler import compile_kernels, warm_model
+from engine.live.compiler import compile_kernels, prepare, warm_model
 from engine.models import registry
 from engine.run import Run
 
@@ -61,6 +61,7 @@ def run_chain(args):
     """The run command: one chain, its trace (and samples, final analysis) written."""
     model_class = checked_model(args, [args.sampler])
     model = load_model(model_class, args)
+    prepare(model_class, [args.sampler])
     chain = Run(model, args.sampler, args.seed, init=initialisation(model_class, args),
                 total_sweeps=max(args.sweeps, 1), skip=not args.no_skip)
     written = {args.output: model.write_analysis} if args.output else {}
@@ -140,6 +141,7 @@ def bench(args):
     """The bench command: the sweep times as JSON."""
     model_class = checked_model(args, [args.sampler])
     model = load_model(model_class, args)
+    prepare(model_class, [args.sampler])
     result = bench_sweeps(model, args.sampler, sweeps=args.sweeps, warmup=args.warmup,
                           seed=args.seed, init=initialisation(model_class, args),
                           skip=not args.no_skip)

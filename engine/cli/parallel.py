@@ -20,6 +20,7 @@ from engine.cli.models import (add_model_arguments, checked_model, initialisatio
                                model_epilog)
 from engine.cli.rows import GrowingCsv
 from engine.grid import BuiltModel, client_for
+from engine.live.compiler import prepare
 from engine.parallel import ParallelChain, splits
 
 
@@ -77,6 +78,7 @@ def run_parallel(args):
         raise ValueError(f"the {model_class.name} model cannot be split over workers: the "
                          "parallel sampler runs on a corpus of sentence pairs (--model scfg)")
     model = load_model(model_class, args)
+    prepare(model_class, [args.sampler])
     units = len(model.shard_weights())
     if max(args.workers) > units:
         raise ValueError(f"--workers {max(args.workers):,} is more workers than pairs: the "

@@ -10,6 +10,7 @@ from engine.cli.models import (add_model_arguments, checked_model, initialisatio
                                model_epilog)
 from engine.cli.rows import grid_rows
 from engine.grid import ModelRecipe, client_for, summary, tasks
+from engine.live.compiler import prepare
 
 RACE_FILES = ("traces.csv", "summary.csv", "*.png")  # what engine.cli.race_output writes
 
@@ -50,6 +51,7 @@ def race(args):
     from engine.cli.race_output import TRACES, measure_columns, write_summary  # Altair: slow
     model_class = checked_model(args, args.samplers)
     load_model(model_class, args)  # a bad corpus or option is refused here, before any worker
+    prepare(model_class, args.samplers)  # compiled once here (or waited for): workers load them
     # the corpus's bytes travel with the grid: a cluster's workers need no copy of the file
     recipe = ModelRecipe(model_class.name, args.data,
                          tuple((o.name, getattr(args, o.name)) for o in model_class.options))

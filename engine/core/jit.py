@@ -13,6 +13,9 @@ session's sweeps then run on any free core instead of queueing behind one anothe
 """
 from numba import njit
 
+from engine.core import compile_log
+
+compile_log.start()
 kernel = njit(cache=True, _nrt=False, nogil=True)
 
 inline = njit(inline="always", _nrt=False)

@@ -41,6 +41,7 @@ import numba
 
 import engine
 from engine import samplers
+from engine.live import compile_lock
 from engine.models import registry
 from engine.models.protocol import Lesson
 from engine.run import warm, warm_shared
@@ -74,6 +75,10 @@ class Job:
         named = ", ".join(samplers.label(name) for name in self.samplers)
         return f"{self.model} {named or {'shared': 'shared kernels'}.get(self.kind, self.kind)}"
 
+    def kernels(self):
+        """"the toy TOKEN, TOKEN-anneal kernels", "the toy shared kernels"."""
+        return f"the {self.describe()}" + ("" if self.kind == "shared" else " kernels")
+
 
 def model_jobs(model_class):
     """The jobs that compile every kernel of ``model_class``, its shared job first."""
@@ -105,9 +110,20 @@ def jobs_for(model_class, sampler_names=(), lesson=False):
             or (lesson and job.kind == "lesson")]
 
 
-def run_job(job):
-    """Compile (or load from the cache) one job's kernels in this process; its seconds."""
+def run_job(job, on_wait=None, on_compile=None):
+    """Compile (or load from the cache) one job's kernels in this process, holding its lock
+    (engine.live.compile_lock: a job another process is compiling is waited for, then loaded);
+    its seconds. ``on_wait(holder)`` is called when it must wait, ``on_compile()`` when it
+    need not (it compiles, unless the cache holds the kernels already)."""
     started = time.perf_counter()
+    with compile_lock.holding(job.key, on_wait) as waited:
+        if not waited and on_compile is not None:
+            on_compile()
+        _compile(job)
+    return time.perf_counter() - started
+
+
+def _compile(job):
     model_class = registry.get(job.model)
     if job.kind == "shared":
         warm_shared(model_class)
@@ -119,7 +135,26 @@ def run_job(job):
         particle.warm(model_class)
     else:
         model_class.tiny().warm_lesson()
-    return time.perf_counter() - started
+
+
+def prepare(model_class, sampler_names=(), lesson=False):
+    """A command's kernels ready before it starts (engine.cli): the jobs running
+    ``sampler_names`` on ``model_class`` needs that are not done yet, run in this process,
+    each line on stderr — compiled here, or waited for while another process of the lab
+    compiles them (the server, a race, the tests), then loaded. Each job done is recorded, so
+    the server's compiler does not run it again."""
+    jobs = jobs_for(model_class, sampler_names, lesson)
+    progress = ProgressFile(engine.cache_folder())
+    todo = [job for job in jobs if job.key not in progress.read()["done"]]
+    for job in todo:
+        def waiting(holder, job=job):
+            print(f"waiting for {job.kernels()} that {holder} is compiling: "
+                  f"{status(jobs).done} of {len(jobs)} ready", file=sys.stderr, flush=True)
+
+        def compiling(job=job):
+            print(f"compiling {job.kernels()} (once per machine and engine "
+                  "version; later runs load them)…", file=sys.stderr, flush=True)
+        progress.record_done(job.key, run_job(job, waiting, compiling))
 
 
 def warm_model(model_class):
@@ -184,6 +219,11 @@ class ProgressFile:
             record = {}
         return {"done": record.get("done", {}), "failed": record.get("failed", {}),
                 "running": record.get("running", [])}
+
+    def record_done(self, key, seconds):
+        """Add one job done (by a process that is not a compiler), keeping the rest."""
+        record = self.read()
+        self.write({key: seconds}, record["failed"], record["running"])
 
     def write(self, done, failed, running):
         """Record these, keeping the jobs another compiler has done meanwhile."""
@@ -361,13 +401,19 @@ class BackgroundCompiler:
         self.workers = workers or os.cpu_count() or 1
         self.process = None
         self.lock = threading.Lock()
+        self.said_ready = False  # said, or left to the compiler process it started
 
     def start(self):
         """Compile every model's kernels, no page waiting, unless they are compiled or the
         compiler runs already (keeping its order: the jobs a page asked for first)."""
         with self.lock:
-            if not self._running() and not status(jobs_of(registry.models())).finished:
+            if self._running():
+                return
+            if not status(jobs_of(registry.models())).finished:
                 self._start(wanted=())
+            elif not self.said_ready:
+                say_ready("the kernels were in this machine's cache")
+                self.said_ready = True
 
     def request(self, jobs):
         """Compile ``jobs`` first (starting the compiler if need be)."""
@@ -403,6 +449,7 @@ class BackgroundCompiler:
         return self.process is not None and self.process.poll() is None
 
     def _start(self, wanted):
+        self.said_ready = True  # the compiler process says it when it is done
         path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "engine.live.compiler", "--workers", str(self.workers),
@@ -418,10 +465,19 @@ def main(argv=None):
                              "compiled first")
     args = parser.parse_args(argv)
     os.nice(NICENESS)
+    compile_lock.name_holder("the lab's server")
     jobs = jobs_to_do(registry.models())
     if jobs:
-        Compiler(jobs, args.workers, wanted=args.wanted, requests=sys.stdin.fileno(),
-                 report=print_report).run()
+        started = time.perf_counter()
+        done, failed = Compiler(jobs, args.workers, wanted=args.wanted,
+                                requests=sys.stdin.fileno(), report=print_report).run()
+        if not failed and status(jobs_of(registry.models())).finished:
+            say_ready(f"{len(done)} compile jobs in {time.perf_counter() - started:.0f} s")
+
+
+def say_ready(how):
+    """The line ``make run`` prints once every lesson can play at once."""
+    print(f"Typeblocks: every lesson is ready ({how}).", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

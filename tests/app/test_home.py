@@ -2,8 +2,9 @@
 from pathlib import Path
 
 from engine import samplers
+from engine.live.compiler import jobs_of
 from engine.models import registry
-from ui import course
+from ui import course, readiness
 
 
 def test_home_explains_and_links_the_lessons(open_page):
@@ -53,3 +54,32 @@ def test_every_glossary_entry_has_its_anchor_on_home_and_the_text_links_to_them(
         assert entry.text in text
     for word in ("TOKEN", "TYPE", "pass", "site", "block", "engine time"):
         assert f"(#{course.anchor(word)})" in text  # on Home a link scrolls, not a new tab
+
+
+def test_each_lesson_says_whether_its_kernels_are_ready():
+    """A lesson is ready when every compile job of its models is done, compiling while one
+    runs (named), queued before, failed when one failed (ui.readiness)."""
+    toy = next(lesson for lesson in course.LESSONS if lesson.models == ("toy",))
+    jobs = [job.key for job in jobs_of(toy.models)]
+    record = {"done": {}, "failed": {}, "running": []}
+    assert readiness.lesson_state(toy, record) == ("queued", f"0 of {len(jobs)} compile jobs done")
+    record["done"] = {jobs[0]: 1.0}
+    record["running"] = [jobs[1]]
+    word, detail = readiness.lesson_state(toy, record)
+    assert word == "compiling" and detail.startswith(f"1 of {len(jobs)} compile jobs done; now: ")
+    record["failed"] = {jobs[1]: "LoweringError: …"}
+    assert readiness.lesson_state(toy, record)[0] == "failed"
+    record = {"done": dict.fromkeys(jobs, 1.0), "failed": {}, "running": []}
+    assert readiness.lesson_state(toy, record) == ("ready", "")
+
+
+def test_every_lessons_models_are_registered_models():
+    for lesson in course.LESSONS:
+        assert lesson.models and set(lesson.models) <= set(registry.models()), lesson.title
+
+
+def test_home_says_when_every_lesson_is_ready(open_page, monkeypatch):
+    monkeypatch.setattr(readiness, "states", lambda: {
+        lesson.title: ("ready", "") for lesson in course.LESSONS})
+    at = open_page("pages/home.py")
+    assert any("Every lesson is ready" in s.value for s in at.success)
