@@ -45,7 +45,7 @@ from engine.live import compile_lock
 from engine.models import registry
 from engine.models.protocol import Lesson
 from engine.run import warm, warm_shared
-from engine.samplers import particle
+from engine.samplers import forest, particle
 
 PROGRESS_FILE = "compile-progress.json"
 NICENESS = 5  # below the server, which draws the pages; above the live races' chain workers
@@ -83,8 +83,11 @@ class Job:
 def model_jobs(model_class):
     """The jobs that compile every kernel of ``model_class``, its shared job first."""
     groups = {}  # samplers calling the same interface functions share their kernels
+    walk = forest.walks_forests_of(model_class)
     for name in model_class.samplers:
-        groups.setdefault(samplers.entry(name).needs, []).append(name)
+        # on forests TOKEN and TYPE are one kernel, the walk's: in two jobs side by side it
+        # compiled twice (scfg: 92 s each, both cores for a minute and a half)
+        groups.setdefault("walk" if walk else samplers.entry(name).needs, []).append(name)
     jobs = [Job(model_class.name, "shared")]
     jobs += [Job(model_class.name, "samplers", tuple(group)) for group in groups.values()]
     if model_class.populations:

@@ -22,7 +22,14 @@ from engine.samplers.type_based import TypeSampler
 
 def walks_forests(state):
     """Whether the state's model samples trees from forests (implements FOREST_FUNCTIONS)."""
-    return not missing(type(state), FOREST_FUNCTIONS)
+    return walks_forests_of(type(state))
+
+
+def walks_forests_of(model_or_state_class):
+    """``walks_forests`` of a model class (its ``state_class``) or a state class: then its
+    TOKEN and TYPE are one kernel, ``forest.forest_walk``."""
+    state_class = getattr(model_or_state_class, "state_class", model_or_state_class)
+    return not missing(state_class, FOREST_FUNCTIONS)
 
 
 class ForestWalk(Sampler):
