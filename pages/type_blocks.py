@@ -175,6 +175,8 @@ def corpus_view(lab):
         st.markdown("".join(rows), unsafe_allow_html=True)
     st.markdown(view.legend() + f"<div style='font-size:0.9rem;margin-top:4px'>{key}</div>",
                 unsafe_allow_html=True)
+    if view.drawing_controls:
+        view.drawing_controls()
     if involved:
         st.caption(view.caption.format(n=len(involved)) + (
             f" The first {MAX_ROWS:,} are drawn." if len(involved) > MAX_ROWS else ""))

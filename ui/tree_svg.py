@@ -294,13 +294,16 @@ def _label(x, y, label, text, mark):
 
 
 def _title(label, i, cut, mark, root_text):
-    """A node's tooltip: its label, whether it roots a fragment, its mark."""
+    """A node's tooltip: its label (a binarisation's node: the treebank's, then the
+    grammar's), whether it roots a fragment, its mark."""
     if i == 0:
         what = root_text
     else:
         what = "roots a fragment (b = 1)" if cut else "inside the fragment above (b = 0)"
     if mark:
         what += f"; {mark[0]}" + (", changed by the move" if "changed" in mark else "")
+    if is_minor(label):
+        label = f"{shown_label(label)}, a node binarisation added ({label})"
     return f"<title>{html.escape(label)}: {what}</title>"
 
 

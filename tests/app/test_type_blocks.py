@@ -1,4 +1,6 @@
 """The Type blocks page through AppTest: a TYPE move laid out, TOKEN beside it, the settings."""
+import re
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,17 @@ def test_the_hmm_view_shows_a_binary_slice_of_a_tokens_type(open_page):
     assert set(state.tag[info.block] - 1) <= {info.value_zero, info.value_one}
     assert len(lab["token"]["p"]) == 4 and lab["token"]["p"].sum() == pytest.approx(1.0)
     assert "→" in at.dataframe[0].value["type"][0]  # the history names the type
+
+
+def test_the_trees_say_the_treebanks_labels_until_asked_for_the_grammars(open_page):
+    """With the PTSG the drawn trees and fragments say NP, not @NP|<DT>; the page's own
+    "Binarised labels" switch (it had none: only Tree fragments had one) shows the grammar's."""
+    at = open_page(PAGE, model="ptsg")
+    at.button(key="tb_step").click().run()
+
+    def drawn():  # the drawings' visible labels (a node's tooltip names both)
+        return " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", " ".join(
+            m.value for m in at.markdown if "<svg" in m.value)))
+    assert "@" not in drawn()
+    at.toggle(key="trees_binarised").set_value(True).run()
+    assert "@" in drawn() and not at.exception

@@ -37,6 +37,8 @@ class View:
         user who uploads a file of this kind to another lesson)
     type_drawing(model, state, s) : HTML drawing site s's type, shown under the Type blocks
         page's type when given (a tree fragment is easier read drawn than bracketed)
+    drawing_controls() : the widgets that change how the drawings look (the trees' labels),
+        drawn under them where a page draws this kind's units
     """
 
     name: str
@@ -54,6 +56,7 @@ class View:
     status: Callable
     lessons: tuple = ()
     type_drawing: Callable | None = None
+    drawing_controls: Callable | None = None
 
 
 class UnknownKind(ValueError):

@@ -165,4 +165,4 @@ VIEW = register(View(
     legend=legend,
     status=status,
     lessons=("Tree fragments", "Type blocks (with the PTSG)", "Sampler race (with the PTSG)"),
-    type_drawing=type_trees))
+    type_drawing=type_trees, drawing_controls=labels_toggle))
