@@ -141,7 +141,7 @@ def test_a_fragment_is_drawn_with_its_frontier_nodes_as_leaves_without_words():
                                                        "VP+VBZ"]
     titles = [t.text for t in svg.iter(f"{SVG}title")]
     assert titles[0] == "ROOT+S: the fragment's root"
-    assert titles[3] == "@NP|<DT>: roots a fragment (b = 1); pivot"
+    assert titles[3] == "NP, a node binarisation added (@NP|<DT>): roots a fragment (b = 1); pivot"
     shape = layout(fragment)
     assert shape.words == (None, None, "the", "", "")  # frontier nodes: leaves, no word
 
@@ -158,4 +158,4 @@ def test_the_boxes_say_the_treebanks_labels_and_the_binarised_ones_on_request():
                                                  "VP+VBZ"]
     assert drawn_labels(tree_svg(TREE, cut, binarised=True)) == list(layout(TREE).labels)
     tooltips = [t.text for t in ElementTree.fromstring(tree_svg(TREE, cut)).iter(f"{SVG}title")]
-    assert tooltips[3].startswith("@NP|<DT>: ")  # the grammar's label a pointer away
+    assert tooltips[3].startswith("NP, a node binarisation added (@NP|<DT>): ")  # a pointer away
