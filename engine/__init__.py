@@ -23,6 +23,7 @@ import hashlib
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 _ENGINE = Path(__file__).resolve().parent
@@ -31,6 +32,7 @@ _CACHES = Path(os.environ.get("TYPEBLOCKS_CACHE_ROOT") or _ENGINE.parent / ".num
 _DIGEST = re.compile(r"[0-9a-f]{16}")
 _MARKER = "typeblocks-numba-cache"
 _INHERITED = "TYPEBLOCKS_ENGINE_DIGEST"  # "STAMP DIGEST", exported for this process's children
+_SET_BY_ENGINE = "TYPEBLOCKS_NUMBA_CACHE_DIR"  # the NUMBA_CACHE_DIR this module set
 
 
 def _source_files():
@@ -79,7 +81,7 @@ def _is_old_cache(path, current):
 def remove_old_caches():
     """Remove the cache folders of other engine versions under the cache root (only folders
     named by a digest and holding the marker); nothing when the user chose NUMBA_CACHE_DIR."""
-    if "NUMBA_CACHE_DIR" in os.environ or not _CACHES.is_dir():
+    if _user_chose_cache() or not _CACHES.is_dir():
         return
     current = _CACHES / version()
     for old in _CACHES.iterdir():
@@ -89,18 +91,30 @@ def remove_old_caches():
 
 def cache_folder():
     """The folder Numba keeps this engine's compiled kernels in."""
-    from numba.core import config
-    return Path(config.CACHE_DIR)
+    return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
+def _user_chose_cache():
+    """Whether NUMBA_CACHE_DIR is the user's choice, not the folder this module (in this
+    process or a parent) set it to."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    return chosen is not None and chosen != os.environ.get(_SET_BY_ENGINE)
 
 
 def _use_versioned_cache():
-    if "NUMBA_CACHE_DIR" in os.environ:
+    """Point Numba at this engine version's folder through NUMBA_CACHE_DIR, read when Numba is
+    imported (so importing the engine does not import Numba: ``python -m engine --help`` stays
+    quick), and inherited by this process's children (who set their own should the engine have
+    changed since)."""
+    if _user_chose_cache():
         return  # the user chose a folder: leave it alone
     folder = _CACHES / version()
     folder.mkdir(parents=True, exist_ok=True)
     (folder / _MARKER).touch()
-    from numba.core import config
-    config.CACHE_DIR = str(folder)
+    os.environ["NUMBA_CACHE_DIR"] = os.environ[_SET_BY_ENGINE] = str(folder)
+    config = sys.modules.get("numba.core.config")
+    if config is not None:  # Numba was imported first: it has read its settings already
+        config.CACHE_DIR = str(folder)
 
 
 _use_versioned_cache()

@@ -42,60 +42,112 @@ when a file is not the published one). Ctrl-C or SIGTERM stops any command at an
 processes it started end with it, the grids keep the rows of the tasks that finished, and it
 exits with status 130 (Ctrl-C) or 143 (SIGTERM). docs/command-line.md is the user guide.
 
-Each command is a pair in ``COMMANDS``: a function adding its parser (given the subparsers and
-the model class --model names, or None, so a model's options appear in its help) and a
-function running it from the parsed arguments (returning an exit status, or None for 0). A
-family of commands lives in one module.
+Each command is a row of ``COMMANDS``: the module (a family of commands lives in one) holding
+a function adding its parser's arguments (given a function making its parser and the model
+class --model names, or None, so a model's options appear in its help) and a function running
+it from the parsed arguments (returning an exit status, or None for 0), and its one line in the
+overview. Only the module of the command that runs is imported: ``--help`` alone imports no
+model and no Numba.
 """
+import importlib
 import os
 import sys
+from collections import namedtuple
 
 from datasets.errors import CorpusError
-from engine.cli import (chains, cluster, corpora, forest, gao_johnson, numbers, online_vs_batch,
-                        parallel, parse, race)
-from engine.cli import filter as filters  # not the builtin's name
 from engine.cli.args import OneLineParser, check_outputs
-from engine.cli.models import model_named
 from engine.cli.stopping import Stopped, stoppable
 from engine.live.compile_lock import name_holder
 
+Command = namedtuple("Command", "module add run summary")
 COMMANDS = {
-    "run": (chains.add_run_parser, chains.run_chain),
-    "score": (chains.add_score_parser, chains.score),
-    "bench": (chains.add_bench_parser, chains.bench),
-    "race": (race.add_race_parser, race.race),
-    "filter": (filters.add_filter_parser, filters.run_filter),
-    "table1": (filters.add_table1_parser, filters.run_table1),
-    "gj-grid": (gao_johnson.add_gj_grid_parser, gao_johnson.run_gj_grid),
-    "online-vs-batch": (online_vs_batch.add_parser, online_vs_batch.run),
-    "warm": (chains.add_warm_parser, chains.warm_kernels),
-    "toy-posterior": (numbers.add_toy_posterior_parser, numbers.toy_posterior),
-    "tables": (numbers.add_tables_parser, numbers.tables),
-    "cluster": (cluster.add_cluster_parser, cluster.run_cluster),
-    "corpora": (corpora.add_corpora_parser, corpora.run_corpora),
-    "parse": (parse.add_parse_parser, parse.parse),
-    "forest": (forest.add_forest_parser, forest.run_forest),
-    "parallel": (parallel.add_parallel_parser, parallel.run_parallel),
+    "run": Command("chains", "add_run_parser", "run_chain",
+                   "run one chain and write its trace"),
+    "score": Command("chains", "add_score_parser", "score",
+                     "log-probability and measures of an analysis"),
+    "bench": Command("chains", "add_bench_parser", "bench",
+                     "time a sampler's sweeps; print JSON"),
+    "race": Command("race", "add_race_parser", "race",
+                    "several chains of several samplers (and η values) on Dask; traces, R-hat "
+                    "and ESS as CSV"),
+    "filter": Command("filter", "add_filter_parser", "run_filter",
+                      "the particle filter: one pass over the utterances (a trace row per "
+                      "utterance), then §6.1's weighted scores as JSON"),
+    "table1": Command("filter", "add_table1_parser", "run_table1",
+                      "Börschinger & Johnson's Table 1: the particle filter for N particles × "
+                      "threshold N, N/2 × unigram/bigram, and DPM, several runs each, on Dask; "
+                      "prints their layout, ours beside theirs"),
+    "gj-grid": Command("gao_johnson", "add_gj_grid_parser", "run_gj_grid",
+                       "Gao & Johnson's six HMM estimators × their eight (α, α′) × several "
+                       "starts, on Dask; prints their Figures 2–5, ours beside theirs"),
+    "online-vs-batch": Command("online_vs_batch", "add_parser", "run",
+                               "the particle filter, plain and rejuvenated, against batch TOKEN "
+                               "and TYPE chains of the same model given twice the slowest "
+                               "filter's engine time"),
+    "warm": Command("chains", "add_warm_parser", "warm_kernels",
+                    "compile (or load) every model's kernels now, showing progress (the app's "
+                    "server compiles them in the background; warmed first, every page opens "
+                    "ready)"),
+    "toy-posterior": Command("numbers", "add_toy_posterior_parser", "toy_posterior",
+                             "exact log p(m | x) of the toy (eq. 2)"),
+    "tables": Command("numbers", "add_tables_parser", "tables",
+                      "expected tables per word of a Chinese restaurant with a uniform base: "
+                      "exact, digamma and two approximations (Blunsom et al. 2009 §3); CSV"),
+    "cluster": Command("cluster", "add_cluster_parser", "run_cluster",
+                       "start a Dask scheduler or workers from this checkout, for the grids' "
+                       "--scheduler (docs/command-line.md, \"Grids on a cluster\")"),
+    "corpora": Command("corpora", "add_corpora_parser", "run_corpora",
+                       "the standard corpora: where to get them, and check a downloaded file"),
+    "parse": Command("parse", "add_parse_parser", "parse",
+                     "learn a grammar from trees, parse held-out sentences, EVALB F1 (JSON)"),
+    "forest": Command("forest", "add_forest_parser", "run_forest",
+                      "the phrase decomposition forest of each word-aligned sentence pair, as "
+                      "CSV"),
+    "parallel": Command("parallel", "add_parallel_parser", "run_parallel",
+                        "the parallel inexact sampler (Peng & Gildea §4.2) with k workers each: "
+                        "time per iteration and log-likelihood (Fig. 5), as CSV"),
 }
 
 
-def build_parser(model=None):
-    """The parser; with a model class, its options are added to the commands that take one."""
+def command_function(name, role):
+    """A command's ``add`` or ``run`` function, its module imported now."""
+    command = COMMANDS[name]
+    module = importlib.import_module(f"engine.cli.{command.module}")
+    return getattr(module, getattr(command, role))
+
+
+def model_named(argv):
+    """The model class argv's --model names, if it names a registered one; without --model,
+    none, and no model is imported."""
+    if not any(arg == "--model" or arg.startswith("--model=") for arg in argv):
+        return None
+    return importlib.import_module("engine.cli.models").model_named(argv)
+
+
+def build_parser(model=None, only=None):
+    """The parser; with a model class, its options are added to the commands that take one.
+    With ``only`` (a command's name), only that command gets its arguments (the others are
+    listed, so the overview and a mistyped command's message still name them all)."""
     parser = OneLineParser(prog="python -m engine",
                            description="Typeblocks engine: run samplers and exact posteriors "
                                        "without a browser (docs/command-line.md).")
     parser.set_defaults(inputs=(), outputs=())  # a command's add_input/add_output calls list its own
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser,
                                      metavar="{" + ",".join(COMMANDS) + "}")
-    for add_parser, _ in COMMANDS.values():
-        add_parser(commands, model)
+    for name, command in COMMANDS.items():
+        def new_parser(name=name, summary=command.summary, **settings):
+            return commands.add_parser(name, help=summary, description=summary, **settings)
+        if only is None or name == only:
+            command_function(name, "add")(new_parser, model)
+        else:
+            new_parser()
     return parser
 
 
 def main(argv=None):
     """Run the command of ``argv`` (default: the process's arguments); the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(model_named(argv))
+    parser = build_parser(model_named(argv), only=next(iter(argv), ""))
     if not argv:
         parser.print_help(sys.stderr)
         return 2
@@ -104,7 +156,7 @@ def main(argv=None):
     name_holder(f"`{parser.prog} {args.command}`")  # to a process waiting for its kernels
     try:
         with stoppable():  # Ctrl-C and SIGTERM end it, and every process it started
-            status = COMMANDS[args.command][1](args)
+            status = command_function(args.command, "run")(args)
     except KeyboardInterrupt as stop:  # what it kept, it has said (engine.cli.rows)
         stop = stop if isinstance(stop, Stopped) else Stopped()
         print(f"{parser.prog}: stopped by {stop}", file=sys.stderr, flush=True)

@@ -41,10 +41,9 @@ def add_sampling_arguments(parser, sweeps_required, model=None):
                              "default: the model's")
 
 
-def add_run_parser(commands, model):
+def add_run_parser(new_parser, model):
     """The ``run`` subcommand (its model options once --model is known)."""
-    parser = commands.add_parser("run", help="run one chain and write its trace",
-                                 epilog=model_epilog(model), formatter_class=Help)
+    parser = new_parser(epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model, initialisation=True)
     add_sampling_arguments(parser, sweeps_required=True, model=model)
     parser.add_argument("--no-skip", action="store_true",
@@ -105,10 +104,9 @@ class open_or_none:
             self.file.close()
 
 
-def add_score_parser(commands, model):
+def add_score_parser(new_parser, model):
     """The ``score`` subcommand."""
-    parser = commands.add_parser("score", help="log-probability and measures of an analysis",
-                                 epilog=model_epilog(model), formatter_class=Help)
+    parser = new_parser(epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model)
     add_input(parser, "--analysis", required=True,
                         help="an analysis of the same corpus in the model's format (what run "
@@ -125,10 +123,9 @@ def score(args):
     print(json.dumps({"loglik": model.loglik(state), **model.measures(state)}))
 
 
-def add_bench_parser(commands, model):
+def add_bench_parser(new_parser, model):
     """The ``bench`` subcommand."""
-    parser = commands.add_parser("bench", help="time a sampler's sweeps; print JSON",
-                                 epilog=model_epilog(model), formatter_class=Help)
+    parser = new_parser(epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model, initialisation=True)
     add_sampling_arguments(parser, sweeps_required=False, model=model)
     parser.add_argument("--warmup", type=int_in(0, MAX_SWEEPS), default=10,
@@ -149,11 +146,9 @@ def bench(args):
     print(json.dumps({"model": model.name, "data": data, **result}))
 
 
-def add_warm_parser(commands, model):
+def add_warm_parser(new_parser, model):
     """The ``warm`` subcommand (``model`` is unused: it takes --model itself)."""
-    what = ("compile (or load) every model's kernels now, showing progress (the app's server "
-            "compiles them in the background; warmed first, every page opens ready)")
-    parser = commands.add_parser("warm", help=what, description=what)
+    parser = new_parser()
     parser.add_argument("--model", choices=list(registry.models()), action="append",
                         help="only this model (repeatable; default: every model)")
     parser.add_argument("--jobs", type=int_in(1, 64), default=os.cpu_count() or 1,

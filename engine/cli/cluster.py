@@ -32,11 +32,9 @@ LOOPBACK = "127.0.0.1"
 DASK_PORT = 8786  # Dask's own default scheduler port
 
 
-def add_cluster_parser(commands, model):
+def add_cluster_parser(new_parser, model):
     """The ``cluster`` subcommand and its roles (``model`` is unused: it takes none)."""
-    parser = commands.add_parser(
-        "cluster", help="start a Dask scheduler or workers from this checkout, for the grids' "
-                        "--scheduler (docs/command-line.md, \"Grids on a cluster\")")
+    parser = new_parser()
     roles = parser.add_subparsers(dest="role", required=True, parser_class=OneLineParser,
                                   metavar="{" + ",".join(ROLES) + "}")
     for add_parser, _ in ROLES.values():

@@ -16,10 +16,9 @@ from datasets.errors import CorpusError
 from engine.cli.args import add_input
 
 
-def add_corpora_parser(commands, model):
+def add_corpora_parser(new_parser, model):
     """The ``corpora`` subcommand (``model`` is unused: it takes no --model)."""
-    parser = commands.add_parser("corpora", help="the standard corpora: where to get them, "
-                                                 "and check a downloaded file")
+    parser = new_parser()
     actions = parser.add_subparsers(dest="action", required=True, metavar="{list,check,gum}")
     actions.add_parser("list", help="every standard corpus: source, version, licence, files")
     checking = actions.add_parser("check", help="tell which standard file FILE is and whether "

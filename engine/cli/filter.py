@@ -68,12 +68,9 @@ def threshold_text(text):
     return text
 
 
-def add_filter_parser(commands, model):
+def add_filter_parser(new_parser, model):
     """The ``filter`` subcommand (its model options once --model is known)."""
-    parser = commands.add_parser(
-        "filter", help="the particle filter: one pass over the utterances (a trace row per "
-                       "utterance), then §6.1's weighted scores as JSON",
-        epilog=model_epilog(model, Population), formatter_class=Help)
+    parser = new_parser(epilog=model_epilog(model, Population), formatter_class=Help)
     add_model_arguments(parser, model, role=Population)
     add_particle_options(parser, model)
     parser.add_argument("--particles", type=PARTICLES, default=None,
@@ -192,12 +189,9 @@ def summary_of(rows):
             **{f"{k}_sd": float(v.std(ddof=1)) for k, v in values.items()}}
 
 
-def add_table1_parser(commands, model):
+def add_table1_parser(new_parser, model):
     """The ``table1`` subcommand: their Table 1 grid on Dask."""
-    parser = commands.add_parser(
-        "table1", help="Börschinger & Johnson's Table 1: the particle filter for N particles × "
-                       "threshold N, N/2 × unigram/bigram, and DPM, several runs each, on Dask; "
-                       "prints their layout, ours beside theirs")
+    parser = new_parser()
     add_input(parser, "--data", what="the corpus", help="the corpus (plain segmented text; theirs is the "
                                        "Bernstein corpus, e.g. br-phono.txt; default: the "
                                        "built-in corpus)")

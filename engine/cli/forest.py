@@ -17,10 +17,9 @@ from engine.cli.args import add_input, add_output, int_in
 from engine.models.scfg.forest import corpus_forests, refuse_without_phrase_pairs
 
 
-def add_forest_parser(commands, model):
+def add_forest_parser(new_parser, model):
     """The ``forest`` subcommand (``model`` is unused: it takes no --model)."""
-    parser = commands.add_parser("forest", help="the phrase decomposition forest of each "
-                                                "word-aligned sentence pair, as CSV")
+    parser = new_parser()
     add_input(parser, "--data", required=True, metavar="PAIRS", what="the corpus",
                         help="sentence pairs, 'source ||| target' a line (a third field: the "
                              "pair's links, when --alignments is not given)")

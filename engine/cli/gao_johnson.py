@@ -13,11 +13,9 @@ from engine.grid import ModelRecipe, client_for
 from engine.models.hmm.kernels import DECODINGS
 
 
-def add_gj_grid_parser(commands, model):
+def add_gj_grid_parser(new_parser, model):
     """The ``gj-grid`` subcommand."""
-    parser = commands.add_parser(
-        "gj-grid", help="Gao & Johnson's six HMM estimators × their eight (α, α′) × several "
-                        "starts, on Dask; prints their Figures 2–5, ours beside theirs")
+    parser = new_parser()
     add_input(parser, "--data", what="the corpus", help="a tagged corpus (CoNLL-U or word/TAG; theirs is the "
                                        "WSJ, e.g. en_ewt-ud-dev.conllu is the size of their "
                                        "24K column; default: the built-in sentences)")

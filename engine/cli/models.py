@@ -22,7 +22,7 @@ def model_named(argv):
     for i, arg in enumerate(argv):
         name = arg.split("=", 1)[1] if arg.startswith("--model=") else (
             argv[i + 1] if arg == "--model" and i + 1 < len(argv) else None)
-        if name in model_names():
+        if name is not None and name in model_names():
             return registry.get(name)
     return None
 

@@ -13,9 +13,9 @@ from engine.models.toy.model import MAX_N, ToyModel
 MAX_COUNT = 10**9  # the exact sum takes a step per customer: a billion takes a few seconds
 
 
-def add_toy_posterior_parser(commands, model):
+def add_toy_posterior_parser(new_parser, model):
     """The ``toy-posterior`` subcommand (``model`` is unused)."""
-    parser = commands.add_parser("toy-posterior", help="exact log p(m | x) of the toy (eq. 2)")
+    parser = new_parser()
     parser.add_argument("--n", type=int_in(1, MAX_N), required=True, help="copies of `ab`")
     add_output(parser, "--out", required=True, help="CSV file to write (columns m,log_p)")
 
@@ -29,11 +29,9 @@ def toy_posterior(args):
     frame.to_csv(args.out, index=False, float_format=FULL_PRECISION)
 
 
-def add_tables_parser(commands, model):
+def add_tables_parser(new_parser, model):
     """The ``tables`` subcommand (``model`` is unused)."""
-    parser = commands.add_parser(
-        "tables", help="expected tables per word of a Chinese restaurant with a uniform base: "
-                       "exact, digamma and two approximations (Blunsom et al. 2009 §3); CSV")
+    parser = new_parser()
     parser.add_argument("--alpha", type=positive_number, required=True,
                         help="α, the DP concentration (> 0); each word's a = α/V")
     add_input(parser, "--counts", required=True,

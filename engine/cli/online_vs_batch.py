@@ -19,12 +19,9 @@ from engine.experiments import online_vs_batch
 from engine.models.protocol import Population
 
 
-def add_parser(commands, model):
+def add_parser(new_parser, model):
     """The ``online-vs-batch`` subcommand (its model's options once --model is known)."""
-    parser = commands.add_parser(
-        "online-vs-batch", epilog=model_epilog(model, Population), formatter_class=Help,
-        help="the particle filter, plain and rejuvenated, against batch TOKEN and TYPE chains "
-             "of the same model given twice the slowest filter's engine time")
+    parser = new_parser(epilog=model_epilog(model, Population), formatter_class=Help)
     add_model_arguments(parser, model, role=Population)
     add_particle_options(parser, model)
     parser.add_argument("--particles", type=PARTICLES,

@@ -39,12 +39,9 @@ def worker_counts(text):
 bounded(worker_counts, 1, MAX_WORKERS)  # each of them
 
 
-def add_parallel_parser(commands, model):
+def add_parallel_parser(new_parser, model):
     """The ``parallel`` subcommand (its model options once --model is known)."""
-    parser = commands.add_parser(
-        "parallel", help="the parallel inexact sampler (Peng & Gildea §4.2) with k workers "
-                         "each: time per iteration and log-likelihood (Fig. 5), as CSV",
-        epilog=model_epilog(model), formatter_class=Help)
+    parser = new_parser(epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model, initialisation=True)
     offered = samplers.names() if model is None else samplers.offered(model.samplers)
     parser.add_argument("--sampler", choices=samplers.names(), required=True, metavar="NAME",

@@ -20,12 +20,11 @@ MAX_ITERS = 100_000
 MAX_AVERAGE = 1_000  # samples a grammar averages: each is kept in memory until the end
 
 
-def add_parse_parser(commands, model):
+def add_parse_parser(new_parser, model):
     """The ``parse`` subcommand (``model`` is unused: the grammar is named by --grammar)."""
     from engine.parsing.pipeline import GRAMMARS
     from datasets.trees import MAX_WORDS
-    parser = commands.add_parser(
-        "parse", help="learn a grammar from trees, parse held-out sentences, EVALB F1 (JSON)")
+    parser = new_parser()
     add_input(parser, "--train", nargs="+", required=True, metavar="TREES",
                         help="training treebank files (Penn brackets)")
     add_input(parser, "--test", nargs="+", required=True, metavar="TREES",

@@ -15,11 +15,9 @@ from engine.live.compiler import prepare
 RACE_FILES = ("traces.csv", "summary.csv", "*.png")  # what engine.cli.race_output writes
 
 
-def add_race_parser(commands, model):
+def add_race_parser(new_parser, model):
     """The ``race`` subcommand (its model options once --model is known)."""
-    parser = commands.add_parser(
-        "race", help="several chains of several samplers (and η values) on Dask; traces, "
-                     "R-hat and ESS as CSV", epilog=model_epilog(model), formatter_class=Help)
+    parser = new_parser(epilog=model_epilog(model), formatter_class=Help)
     add_model_arguments(parser, model, initialisation=True)
     parser.add_argument("--samplers", type=name_list(samplers.names()), required=True,
                         help="comma-separated, e.g. token,type,type-token")

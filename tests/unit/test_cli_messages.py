@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from datasets import kinds
-from engine import cli
+from engine.cli import chains
 from engine.models import registry
 from tests.command import engine
 
@@ -97,8 +97,8 @@ def test_a_file_the_command_fails_on_is_named_as_read_or_written(tmp_path, monke
     an output, "cannot write"."""
     path = tmp_path / "file.txt"
     error = OSError(errno.EIO, "Input/output error", str(path))
-    monkeypatch.setitem(cli.COMMANDS, "score", (cli.COMMANDS["score"][0], raising(error)))
-    monkeypatch.setitem(cli.COMMANDS, "run", (cli.COMMANDS["run"][0], raising(error)))
+    monkeypatch.setattr(chains, "score", raising(error))
+    monkeypatch.setattr(chains, "run_chain", raising(error))
     if flag == "--analysis":
         done = engine("score", "--model", "toy", "--analysis", path)
     else:

@@ -1,5 +1,7 @@
 """python -m engine as a user runs it: the files it writes, and one-line errors with status 2."""
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -202,6 +204,30 @@ def test_no_arguments_print_the_commands_and_every_model():
     usm_help = engine("run", "--model", "usm", "--help").stdout
     assert "--p-boundary" in usm_help and "--seed" in usm_help and "--states" not in usm_help
     assert "the chain's random seed" in usm_help
+
+
+# the entry point run as `python -m engine ARGS` would, then the heavy modules it imported
+IMPORTS_OF_THE_OVERVIEW = """
+import runpy, sys
+try:
+    runpy.run_module("engine", run_name="__main__")
+except SystemExit:
+    pass
+print(*(name for name in ("numba", "engine.models.registry") if name in sys.modules),
+      file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", [("--help",), ()])
+def test_the_overview_imports_no_model_and_no_numba(args):
+    """``python -m engine --help`` took 2.1 s, most of it importing Numba and every model to
+    list the commands; now a command's module is imported only when it runs (issue 47: the
+    overview within 1 s)."""
+    done = subprocess.run([sys.executable, "-c", IMPORTS_OF_THE_OVERVIEW, *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert "usage: python -m engine" in done.stdout + done.stderr
+    assert "run one chain and write its trace" in done.stdout + done.stderr
+    assert done.stderr.splitlines()[-1] == "", done.stderr
 
 
 def test_bench_prints_sweep_times_and_the_cpu(tmp_path):
