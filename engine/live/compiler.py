@@ -8,7 +8,7 @@ the same model-interface functions (TOKEN with TOKEN-anneal, TYPE with TYPE-gree
 its population samplers and one for its lesson's own kernels. A model's other jobs wait for
 its shared job: started beside it, each would compile the shared kernels again.
 
-Order. Jobs run model by model in the registry's order, the jobs a page waits for first: a
+Order. Jobs run the longest first (``longest_first``), the jobs a page waits for before them: a
 page asks for the jobs its settings need (``jobs_for``: the model it shows, the samplers it
 runs, its lesson's kernels), ``prioritise`` moves them to the front (jobs running finish where
 they are), and while a page's jobs are pending no other job starts.
@@ -50,6 +50,8 @@ from engine.samplers import forest, particle
 PROGRESS_FILE = "compile-progress.json"
 NICENESS = 5  # below the server, which draws the pages; above the live races' chain workers
 ROOT = Path(__file__).resolve().parents[2]
+# each job's compile seconds, measured (see its "how"): the order jobs start in, not a promise
+COMPILE_SECONDS = Path(__file__).with_name("compile_seconds.json")
 
 
 @dataclass(frozen=True)
@@ -380,12 +382,27 @@ def print_report(job, outcome, detail):
     print(f"  {job.describe()} {said}", file=sys.stderr, flush=True)
 
 
+def longest_first(jobs):
+    """``jobs`` in the order that finishes them soonest on several workers: by the longest
+    chain of compile seconds each starts (a model's shared job: itself and its model's longest
+    job, which waits for it), measured (COMPILE_SECONDS). In the registry's order the forests'
+    one job of 90 s started last, while the other worker had nothing left to do."""
+    measured = json.loads(COMPILE_SECONDS.read_text())["seconds"]
+    seconds = {job.key: measured.get(job.key, 0.0) for job in jobs}
+    longest = {}
+    for job in jobs:
+        longest[job.model] = max(longest.get(job.model, 0.0), seconds[job.key])
+    return sorted(jobs, key=lambda job: -(seconds[job.key] + longest[job.model]
+                                          if job.kind == "shared" else seconds[job.key]))
+
+
 def jobs_to_do(names):
-    """The jobs of the models ``names`` not done before for this engine version, once other
-    versions' cache folders are removed (only a compiler removes them, never an import)."""
+    """The jobs of the models ``names`` not done before for this engine version, the longest
+    first, once other versions' cache folders are removed (only a compiler removes them, never
+    an import)."""
     engine.remove_old_caches()
     done = ProgressFile(engine.cache_folder()).read()["done"]
-    return [job for job in jobs_of(names) if job.key not in done]
+    return longest_first([job for job in jobs_of(names) if job.key not in done])
 
 
 def compile_kernels(names, workers):

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from engine import samplers
-from engine.live.compiler import Job, JobQueue, jobs_for, jobs_of, model_jobs, status
+from engine.live.compiler import (COMPILE_SECONDS, Job, JobQueue, jobs_for, jobs_of, longest_first,
+                                  model_jobs, status)
 from engine.models import registry
 from engine.models.protocol import Lesson
 from engine.samplers.forest import walks_forests_of
@@ -188,3 +189,18 @@ def test_a_page_returns_once_its_kernels_load_from_the_background_s_cache(tmp_pa
     assert seen["errors"] == []
     assert seen["done"] == seen["total"] == len(model_jobs(registry.get("toy")))
     assert seen["compiled_here"] == []
+
+
+def test_the_longest_chain_of_compile_seconds_starts_first():
+    """In the registry's order the forests' one job (the longest, measured) started last, while
+    the other worker had nothing left to do; a model's shared job goes first with it."""
+    jobs = jobs_of(registry.models())
+    ordered = longest_first(jobs)
+    assert sorted(ordered, key=jobs.index) == jobs
+    measured = json.loads(COMPILE_SECONDS.read_text())["seconds"]
+    longest = max((job for job in jobs if job.kind != "shared"), key=lambda j: measured[j.key])
+    queue = JobQueue(ordered)
+    assert queue.take() == Job(longest.model, "shared")
+    queue.finish(Job(longest.model, "shared"))
+    assert queue.take() == longest
+    assert set(measured) == {job.key for job in jobs}  # every job measured, none stale
