@@ -8,7 +8,7 @@ import pytest
 from datasets.builtin import builtin_corpus
 from datasets.segmented import format_segmented
 from engine.cli import online_vs_batch as command
-from engine.cli.args import OneLineParser
+from engine.cli import build_parser, model_named
 from engine.experiments import online_vs_batch
 from engine.models import registry
 
@@ -39,12 +39,8 @@ def test_particles_without_moves_are_refused():
 
 
 def parse(argv):
-    parser = OneLineParser(prog="python -m engine")
-    parser.set_defaults(outputs=())
-    commands = parser.add_subparsers(dest="command", parser_class=OneLineParser)
-    model = registry.get(argv[argv.index("--model") + 1])
-    command.add_parser(commands, model)
-    return parser.parse_args(["online-vs-batch", *argv])
+    argv = ["online-vs-batch", *argv]
+    return build_parser(model_named(argv), only="online-vs-batch").parse_args(argv)
 
 
 def test_the_command_prints_the_learners_and_writes_their_rows(tmp_path, capsys):
