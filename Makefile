@@ -33,7 +33,8 @@ run: $(VENV)/.runtime
 #   left out of it: they repeat the moves the invariant tests make, thousands of times over.
 #   (Started after the browser tests instead, it slowed the others more — a chain pool not
 #   ready in 120 s — and Pause in the browser tests was no faster: measured, not kept.)
-# make test fails if any of the three fails; the bounds-checked run's report comes last.
+# make test fails if any of the three fails; the bounds-checked run's report comes last. Both
+# pytest runs print their slowest tests (--durations): where the suite's time goes.
 BOUNDSCHECK := NUMBA_BOUNDSCHECK=1 TYPEBLOCKS_CACHE_ROOT=.numba-cache-boundscheck
 BOUNDSCHECK_LOG := test-artifacts/boundscheck.log
 
@@ -49,8 +50,8 @@ test: $(VENV)/.dev chromium
 		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior \
 		and not dask_actors and not how_far and not too_many"' \
 		> $(BOUNDSCHECK_LOG) 2>&1 & checked=$$!; \
-	$(BIN)/python -m pytest tests/e2e; browser=$$?; \
-	$(BIN)/python -m pytest -n 3 --dist worksteal --ignore=tests/e2e; rest=$$?; \
+	$(BIN)/python -m pytest --durations=15 tests/e2e; browser=$$?; \
+	$(BIN)/python -m pytest -n 3 --dist worksteal --durations=30 --ignore=tests/e2e; rest=$$?; \
 	wait $$checked; bounds=$$?; \
 	echo "== the conformance suite with bounds checking (exit status $$bounds):"; \
 	if [ $$bounds -eq 0 ]; then tail -n 1 $(BOUNDSCHECK_LOG); else cat $(BOUNDSCHECK_LOG); fi; \
