@@ -10,7 +10,7 @@ from numba.core import inline_closurecall
 from numba.core.compiler import run_frontend
 
 import engine.core.jit  # noqa: F401  (installs the copier, as every kernel's module does)
-from engine.core.inline_copies import OneMemoPerFunction, install
+from engine.core.inline_copies import OneMemoPerFunction, install, uninstall
 
 
 @njit(inline="always")
@@ -73,7 +73,7 @@ def test_the_blocks_of_one_function_share_one_copy_of_its_scope():
 
 def test_the_machine_code_is_numbas_own():
     a = np.array([0.2, -1.0, 3.0, 0.7])
-    inline_closurecall.copy = copy
+    uninstall()
     try:
         numbas = njit(_total)
         expected = numbas(a)
@@ -84,5 +84,5 @@ def test_the_machine_code_is_numbas_own():
         assert machine_code(ours) == machine_code(numbas)
         assert inline_closurecall.copy is counting
     finally:
-        inline_closurecall.copy = copy
+        uninstall()
         install()
