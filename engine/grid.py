@@ -18,6 +18,7 @@ Chain c of every sampler starts from the same state (seed ``seed + c``), so samp
 compared from identical starts and chains differ only in where they start and their draws.
 """
 import contextlib
+import logging
 import math
 import os
 import socket
@@ -165,10 +166,17 @@ def glibc_malloc():
 @contextlib.contextmanager
 def local_cluster(workers):
     """A Dask client of a local cluster of ``workers`` processes, a thread each, closed
-    afterwards (its workers keep glibc's memory trimming: ``glibc_malloc``)."""
+    afterwards (its workers keep glibc's memory trimming: ``glibc_malloc``).
+
+    Dask's own log lines are silenced below CRITICAL: a command stopped mid-race (Ctrl-C,
+    SIGTERM) otherwise printed Dask's warnings about the cancelled tasks and, at times, a
+    worker's traceback from a heartbeat to the closed scheduler; what a command says on
+    stopping is its own ("stopped after 1 of 4 chains: kept …"), and a task's error still
+    reaches it as the task's exception."""
     from distributed import Client, LocalCluster
     with glibc_malloc(), LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                      dashboard_address=None) as cluster, \
+                                      dashboard_address=None,
+                                      silence_logs=logging.CRITICAL) as cluster, \
             Client(cluster) as client:
         yield client
 
