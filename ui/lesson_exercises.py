@@ -4,7 +4,7 @@ Each answer says what the seeded run of its link shows; tests/app/test_exercises
 link, runs it as the answer says and checks every claim, so an answer cannot drift from the page.
 """
 from ui.course import term
-from ui.exercises import Exercise
+from ui.exercise import Exercise
 
 FIG2 = "Fig. 2: TOKEN stuck at m = n, TYPE at the mode"
 THE_BLOCK = "One block of “the” (HMM)"

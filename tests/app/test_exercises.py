@@ -12,7 +12,7 @@ import pytest
 from engine.diagnostics import diagnose_chains
 from tests.app.test_lesson_looks import charts
 from ui import course
-from ui.exercises import Exercise
+from ui.exercise import Exercise
 from ui.lesson_exercises import EXERCISES
 from ui.settings import slug
 
