@@ -12,7 +12,7 @@ from engine.experiments import table_figure
 from engine.models.bigram.model import BigramModel
 from ui import exercises, playback
 from ui.charts import show
-from ui.corpus_choice import UPLOAD_NOTE
+from ui.corpus_picker import UPLOAD_NOTE
 from ui.page import prologue
 from ui.warmup import warm_samplers
 from ui.restaurant_view import (explicit_text, figure_two, histogram_text, restaurant_html,
@@ -62,7 +62,7 @@ SETTINGS = PageSettings(KEY, (
 @st.cache_data(max_entries=8, show_spinner="Sampling seatings for Figure 2…")
 def figure_data(corpus, samples):
     counts = table_figure.word_counts(corpus.sentences)
-    return table_figure.lines(counts), table_figure.points(corpus.sentences, samples=samples)
+    return table_figure.lines(counts), table_figure.points(BigramModel, corpus.sentences, samples=samples)
 
 
 # --- settings ---------------------------------------------------------------------------------

@@ -5,30 +5,12 @@ A file that cannot be read is reported with the reader's message (it names the l
 previous corpus stays in use, so a running race is never lost to a bad upload. What the file
 gives (its name, its words quoted by the reader) is shown as typed (ui.settings.plain).
 """
-from dataclasses import dataclass
-from typing import Callable
-
 import streamlit as st
 
 from datasets import kinds
 from datasets.errors import CorpusError
+from ui.kinds.registry import views
 from ui.settings import plain
-
-UPLOAD_NOTE = "An uploaded file cannot travel in a link: the link opens the upload box."
-
-
-@dataclass(frozen=True)
-class CorpusPicker:
-    """The corpus choice of one kind of data: the sidebar widgets (``choose(key)``: the
-    corpus, or None after saying why there is none), their settings (named ``{code}_…`` on a
-    page with several pickers) and the kind (datasets.kinds.Kind) it reads."""
-
-    code: str
-    data: kinds.Kind
-    settings: tuple
-    choose: Callable
-    upload_note: str = UPLOAD_NOTE
-
 
 @st.cache_data(show_spinner=False)
 def builtin(kind_name):
@@ -58,17 +40,10 @@ def read_file(kind, file, **reading):
     return corpus
 
 
-def _views():
-    """The kinds' views (ui.kinds.registry), imported here: they are built from this module's
-    pickers."""
-    from ui.kinds.registry import views
-    return views()
-
-
 def lessons_reading(kind):
     """The lessons that read a kind of data, as a message says them: "A, B and C read those"
     ("" when no page does)."""
-    view = _views().get(kind.name)
+    view = views().get(kind.name)
     if view is None or not view.lessons:
         return ""
     *first, last = view.lessons
@@ -90,7 +65,7 @@ def wrong_suffix(kind, file_name):
         return None
     message = (f"Cannot read {plain(file_name)}: this page reads {kind.label} from a file ending in "
                f"{suffixes_text(kind.suffixes)}.")
-    others = [view for view in _views().values() if view.picker is not None
+    others = [view for view in views().values() if view.picker is not None
               and view.picker.data is not kind and suffix in view.picker.data.suffixes]
     for view in others:
         *first, last = view.lessons

@@ -7,7 +7,8 @@ import html
 import streamlit as st
 
 from datasets.aligned import ALIGNED, SEPARATOR, AlignedCorpus, copies, monotone, recurring
-from ui.corpus_choice import CorpusPicker, builtin, read_file, upload, wrong_suffix
+from ui.corpus_choice import builtin, read_file, upload, wrong_suffix
+from ui.corpus_picker import CorpusPicker
 from ui.forest_svg import PairView
 from ui.kinds.registry import View, register
 from ui.settings import Setting

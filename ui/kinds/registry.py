@@ -11,7 +11,7 @@ from typing import Callable
 import streamlit as st
 
 import ui.kinds
-from ui.corpus_choice import CorpusPicker
+from ui.corpus_picker import CorpusPicker
 
 _VIEWS = {}
 
@@ -21,7 +21,7 @@ class View:
     """How the pages show one kind of data.
 
     name : the kind, as a model names it (its ``display``)
-    picker : its corpus picker (ui.corpus_choice.CorpusPicker), or None when its models read no
+    picker : its corpus picker (ui.corpus_picker.CorpusPicker), or None when its models read no
         corpus (the toy: its options make its data)
     unit : what the Type blocks page's size slider counts ("Utterances"), or "" when the
         kind has no small corpora

@@ -7,7 +7,8 @@ import streamlit as st
 
 from datasets.segmented import SEGMENTATION, SegmentedCorpus
 from datasets.synthetic import zipf_corpus
-from ui.corpus_choice import CorpusPicker, builtin, generated, upload
+from ui.corpus_choice import builtin, generated, upload
+from ui.corpus_picker import CorpusPicker
 from ui.kinds.registry import View, register
 from ui.settings import Setting
 from ui.theme import ROW_FONT, mark_style, row_number

@@ -9,7 +9,8 @@ import streamlit as st
 from datasets.synthetic import hmm_corpus
 from datasets.tagged import AUTO, TAGGING, detect_format
 from datasets.text import decode
-from ui.corpus_choice import CorpusPicker, builtin, generated, upload
+from ui.corpus_choice import builtin, generated, upload
+from ui.corpus_picker import CorpusPicker
 from ui.kinds.registry import View, register
 from ui.settings import Setting
 from ui.theme import ROW_FONT, mark_style, row_number

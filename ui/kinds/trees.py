@@ -9,7 +9,8 @@ import streamlit as st
 
 from datasets.text import decode
 from datasets.trees import AUTO, TREES, TreeCorpus, detect_format, leaves
-from ui.corpus_choice import CorpusPicker, builtin, upload
+from ui.corpus_choice import builtin, upload
+from ui.corpus_picker import CorpusPicker
 from ui.kinds.registry import View, register
 from ui.settings import Setting
 from ui.theme import ROW_FONT, row_number
