@@ -32,7 +32,6 @@ from datasets.segmented import SegmentedCorpus
 from engine.core import restaurant as lone
 from engine.core import table_expectations as expect
 from engine.core.rng import make_rng
-from engine.models.bigram.model import BigramModel
 
 ALPHAS = (100.0, 1_000.0, 10_000.0, 100_000.0)
 FORMULAS = {"exact": "exact (digamma)", "antoniak": "Antoniak's approximation",
@@ -113,12 +112,14 @@ def stars(counts, alpha, samples, seed):
     return by_frequency(counts, *independent_runs(chain, samples), alpha, "fixed base")
 
 
-def circles(utterances, alpha, samples, seed):
-    """Inferred base: the bigram model on the corpus's own words, α₁ = α, its seating
-    Gibbs-resampled; mean t_w per frequency (no standard error: its chain starts from a seating
-    that is not a draw of its law, and no line is there to compare it with)."""
+def circles(bigram, utterances, alpha, samples, seed):
+    """Inferred base: the bigram model (``bigram``: its class, BigramModel) on the corpus's own
+    words, α₁ = α, its seating Gibbs-resampled; mean t_w per frequency (no standard error: its
+    chain starts from a seating that is not a draw of its law, and no line is there to compare
+    it with). The class is passed in, not imported: the model's own warm-up of its lesson's
+    kernels (``BigramModel.warm_lesson``) runs this module."""
     corpus = SegmentedCorpus(tuple(tuple(u) for u in utterances), 0, "words")
-    model = BigramModel.from_corpus(corpus, alpha1=alpha)
+    model = bigram.from_corpus(corpus, alpha1=alpha)
     rng = make_rng(seed)
     state = model.state_from_bound(model.gold_bound, rng)
     tables = model.mean_tables_per_word(state, rng, samples)
@@ -126,9 +127,9 @@ def circles(utterances, alpha, samples, seed):
                         "inferred base (bigram)")
 
 
-def points(utterances, alphas=ALPHAS, samples=200, seed=0):
-    """Stars and circles for every α, one DataFrame (alpha, kind, frequency, tables, error,
-    words)."""
+def points(bigram, utterances, alphas=ALPHAS, samples=200, seed=0):
+    """Stars and circles (``bigram``: the bigram model's class) for every α, one DataFrame
+    (alpha, kind, frequency, tables, error, words)."""
     counts = word_counts(utterances)
     n_tokens = sum(counts.values())
     if not 0 < n_tokens <= MAX_TOKENS:
@@ -137,5 +138,5 @@ def points(utterances, alphas=ALPHAS, samples=200, seed=0):
     frames = []
     for i, alpha in enumerate(alphas):
         frames += [stars(counts, alpha, samples, seed + i),
-                   circles(utterances, alpha, samples, seed + i)]
+                   circles(bigram, utterances, alpha, samples, seed + i)]
     return pd.concat(frames, ignore_index=True)

@@ -5,6 +5,7 @@ import pytest
 
 from engine.experiments import table_figure
 from engine.core import table_expectations as expect
+from engine.models.bigram.model import BigramModel
 
 UTTERANCES = [["the", "dog"], ["the", "cat", "the"], ["a", "dog"], ["the"]] * 6
 
@@ -53,9 +54,9 @@ def test_a_stars_error_bar_is_its_sampling_error():
 def test_circles_count_the_bigram_models_tables():
     """With α₁ huge every customer opens its own table (t_w = n_w); with α₁ tiny each word has
     about one table per context it follows."""
-    many = table_figure.circles(UTTERANCES, alpha=1e9, samples=5, seed=0)
+    many = table_figure.circles(BigramModel, UTTERANCES, alpha=1e9, samples=5, seed=0)
     assert np.allclose(many.tables, many.frequency, rtol=1e-6)
-    few = table_figure.circles(UTTERANCES, alpha=1e-9, samples=5, seed=0)
+    few = table_figure.circles(BigramModel, UTTERANCES, alpha=1e-9, samples=5, seed=0)
     preceding = {}  # each word's distinct previous words ($ at an utterance's start)
     for words in UTTERANCES:
         for before, w in zip(["$"] + words, words):
@@ -69,4 +70,4 @@ def test_circles_count_the_bigram_models_tables():
 
 def test_a_corpus_too_large_or_empty_is_refused():
     with pytest.raises(ValueError, match="word tokens"):
-        table_figure.points([[]], alphas=(1.0,), samples=1)
+        table_figure.points(BigramModel, [[]], alphas=(1.0,), samples=1)

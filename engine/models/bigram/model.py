@@ -18,8 +18,10 @@ import math
 import numpy as np
 
 from engine.core import seating as seats
+from engine.core.arrivals import Arrivals
 from engine.core.special import log_rising
 from engine.core.state import clone
+from engine.experiments import table_figure
 from engine.models.bigram import kernels
 from engine.models.bigram import sentence as bigram_sentence
 from engine.models.segmentation.populations import DEFAULT_PHI, BigramPopulation
@@ -321,11 +323,8 @@ class BigramModel(SegmentationModel):
     def warm_lesson(self):
         """Run the Restaurants lesson's kernels once: a lone restaurant filling up and both
         samplers of the note's Figure 2."""
-        # imported here: engine.experiments.table_figure builds on this module
-        from engine.experiments import table_figure
-        from engine.core.arrivals import Arrivals
         Arrivals([0.5, 0.5], 1.0, 0.5, seed=0, total=3).sweep(3)
-        table_figure.points([["ab", "a"], ["a"]], alphas=(1.0,), samples=1)
+        table_figure.points(type(self), [["ab", "a"], ["a"]], alphas=(1.0,), samples=1)
 
     def mean_tables_per_word(self, state, rng, samples):
         """{word: mean t_w} over ``samples`` Gibbs sweeps of the seating alone, the
