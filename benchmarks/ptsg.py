@@ -13,7 +13,7 @@ from datasets.trees import read_file
 from engine.core.rng import make_rng
 from engine.kernels import moves
 from engine.models.ptsg.model import PtsgModel
-from engine.parsing.pipeline import evaluate
+from engine.parsing.grammars import evaluate
 from engine.samplers import make_sampler
 from tests.corpora import GUM_CONST, gum_split
 

@@ -18,7 +18,7 @@ from datasets.trees import clean, map_unknown, preterminals
 from engine.models import registry
 from engine.models.ptsg.grammar import derivation, derivation_parser, posterior_grammar
 from engine.models.ptsg.model import MAX_LENGTH, held_out_split
-from engine.parsing.pipeline import evaluate
+from engine.parsing.grammars import evaluate
 from ui import exercises, playback, race_page
 from ui.charts import show_traces
 from ui.kinds.trees import VIEW, binarised, labels_toggle, legend, tree_row

@@ -22,7 +22,7 @@ MAX_AVERAGE = 1_000  # samples a grammar averages: each is kept in memory until 
 
 def add_parse_parser(new_parser, model):
     """The ``parse`` subcommand (``model`` is unused: the grammar is named by --grammar)."""
-    from engine.parsing.pipeline import GRAMMARS
+    from engine.parsing.grammars import GRAMMARS
     from datasets.trees import MAX_WORDS
     parser = new_parser()
     add_input(parser, "--train", nargs="+", required=True, metavar="TREES",
@@ -65,7 +65,7 @@ def read_treebank(paths):
 def parse(args):
     """The parse command: train, parse, score; the parses to --output, the scores as JSON."""
     from datasets.trees import format_trees
-    from engine.parsing.pipeline import GRAMMARS, evaluate
+    from engine.parsing.grammars import GRAMMARS, evaluate
     train, test = read_treebank(args.train), read_treebank(args.test)
     settings = {name: getattr(args, name) for name in GRAMMARS[args.grammar].settings}
     parses, result = evaluate(args.grammar, train, test, args.max_length, args.markov,

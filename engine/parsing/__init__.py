@@ -5,6 +5,9 @@
   binarised treebank trees, its parent-annotated variant, or a tree-substitution grammar
   flattened into rules with fresh internal symbols (each symbol keeps the label it stands for).
 - ``cky``: the Viterbi parse of a sentence with a Numba CKY over a sparse chart.
-- ``pipeline``: the grammars the ``parse`` command offers, training one and parsing and scoring
-  a held-out treebank with EVALB (``engine.evalb``).
+- ``pipeline``: a trained grammar (``Trained``), the treebank PCFG, and the parses of a held-out
+  treebank's sentences from their words.
+- ``grammars``: the grammars the ``parse`` command offers (the PTSG's declared in
+  engine.models.ptsg.training), each trained, parsing a held-out treebank scored with EVALB
+  (``engine.evalb``).
 """

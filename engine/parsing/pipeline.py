@@ -1,20 +1,17 @@
-"""Train a grammar on treebank trees, parse held-out sentences from their words, score with EVALB.
-
-Each grammar the ``parse`` command offers is one entry of ``GRAMMARS``: how it is learnt from
-the training trees (as read) and how its parses are turned back into treebank trees. A new
-grammar (the tree-substitution grammar's) is one more entry.
+"""What parsing with a learnt grammar needs: the grammar trained (``Trained``, and how a kind of
+grammar is learnt: ``GrammarKind``), the treebank PCFG, and the Viterbi parses of held-out
+sentences from their words. engine.parsing.grammars lists the kinds the ``parse`` command
+offers and scores them with EVALB.
 
 Preprocessing follows Liang et al. (2010, fn. 5): trees cleaned as EVALB reads them, unary
 chains collapsed, right-binarised with horizontal Markovisation, words seen once mapped to
 unknown-word classes (``datasets.trees``).
 """
-import time
 from dataclasses import dataclass
 from typing import Callable
 
 from datasets.trees import (binarise, clean, debinarise, leaves, map_rare, map_unknown,
                             preterminals)
-from engine import evalb
 from engine.parsing.cky import Parser, flat_tree
 from engine.parsing.pcfg import Grammar, annotate_parents, pcfg, strip_parents
 
@@ -60,25 +57,6 @@ def train_pcfg(trees, markov=1, parent=False):
     return Trained(pcfg(binarised, unknown_words=classes), vocabulary, restore)
 
 
-def train_ptsg(trees, markov=1, sampler="type", iters=100, seed=0, average=10):
-    """The tree-substitution grammar of the last ``average`` samples of ``iters`` sweeps of
-    ``sampler`` (engine.models.ptsg.grammar: the posterior mean of Liang et al.'s fn. 6)."""
-    from engine.models.ptsg import grammar
-    model, _, flattened = grammar.train(trees, markov, sampler, iters, seed, average)
-    return Trained(flattened, model.vocabulary, debinarise)
-
-
-GRAMMARS = {kind.name: kind for kind in (
-    GrammarKind("pcfg", "the treebank PCFG (maximum likelihood)",
-                lambda trees, markov: train_pcfg(trees, markov)),
-    GrammarKind("pcfg-parent", "the parent-annotated treebank PCFG (Johnson 1998)",
-                lambda trees, markov: train_pcfg(trees, markov, parent=True)),
-    GrammarKind("ptsg", "the tree-substitution grammar of a chain's samples (--sampler, "
-                "--iters, --seed, --average; Liang et al. 2010, fn. 6)", train_ptsg,
-                settings=("sampler", "iters", "seed", "average")),
-)}
-
-
 def parse_sentences(trained, gold_trees, max_length=None):
     """Viterbi parses of the sentences of ``gold_trees`` of at most ``max_length`` words.
 
@@ -104,30 +82,3 @@ def parse_sentences(trained, gold_trees, max_length=None):
         parses.append(flat_tree(tagged) if parse is None else trained.restore(parse))
         kept.append(gold)
     return parses, kept, failed
-
-
-def evaluate(kind, train_trees, test_trees, max_length=40, markov=1, **settings):
-    """Train grammar ``kind`` (a ``GRAMMARS`` name), parse the test sentences of at most
-    ``max_length`` words and score them; ``settings``: the grammar's own (its kind's
-    ``settings``).
-
-    Returns
-    -------
-    parses : list of tree
-        As ``parse_sentences``.
-    result : dict
-        EVALB's ``f1``, ``precision``, ``recall`` and ``sentences``; ``seconds`` to parse (the
-        kernel compiled beforehand), ``train_seconds``, ``failed`` (sentences without a parse,
-        scored as flat trees) and the grammar's sizes.
-    """
-    started = time.perf_counter()
-    trained = GRAMMARS[kind].train(train_trees, markov, **settings)
-    trained_at = time.perf_counter()
-    Parser(trained.grammar).parse(["."])  # compile (or load) the kernel outside the timing
-    parsing = time.perf_counter()
-    parses, kept, failed = parse_sentences(trained, test_trees, max_length)
-    seconds = time.perf_counter() - parsing
-    scored = evalb.score(kept, parses)
-    result = {key: scored[key] for key in ("f1", "precision", "recall", "sentences")}
-    return parses, {**result, "seconds": seconds, "train_seconds": trained_at - started,
-                    "failed": failed, **trained.grammar.sizes()}

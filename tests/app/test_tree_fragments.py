@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.models.ptsg.model import held_out_split
-from engine.parsing.pipeline import evaluate
+from engine.parsing.grammars import evaluate
 from engine.samplers.token import token_conditional
 
 PAGE = "pages/tree_fragments.py"

@@ -114,32 +114,6 @@ def posterior_grammar(model, samples):
                               unknown_words=classes)
 
 
-def train(trees, markov=1, sampler="type", iters=100, seed=0, average=10, eta=1.0, **prior):
-    """A PTSG learnt from ``trees`` (as read): ``iters`` sweeps of ``sampler`` from η, then
-    the posterior mean grammar of the chain's last ``average`` samples, ``sample_step``
-    sweeps apart; (model, state, grammar). ``prior``: the model's α and s, its defaults if
-    left out."""
-    from engine.core.rng import make_rng
-    from engine.models.ptsg.model import PtsgModel
-    from engine.samplers import make_sampler
-    model = PtsgModel(trees, markov=markov, **prior)
-    rng = make_rng(seed)
-    state = model.new_state(rng, eta=eta)
-    chain = make_sampler(sampler, total_sweeps=iters)
-    step, samples = sample_step(iters, average), []
-    for done in range(1, iters + 1):
-        chain.sweep(rng, state)
-        if (iters - done) % step == 0 and iters - done < average * step:
-            samples.append(snapshot(state))
-    return model, state, posterior_grammar(model, samples)
-
-
-def sample_step(iters, average):
-    """Sweeps between the samples a grammar averages: ``average`` of them within the chain's
-    second half (every sweep when there are fewer sweeps than that)."""
-    return max(1, iters // (2 * average))
-
-
 def derivation_parser(grammar):
     """A ``Parser`` of ``grammar`` whose parses name every node by its symbol (``X``, ``X'``,
     ``X#k``), not its label: the derivation, which ``derivation`` reads."""

@@ -15,12 +15,15 @@ import numpy as np
 
 from datasets import trees as treebank
 from datasets.text import read_text
+from engine import evalb
 from engine.core.state import clone
-from engine.parsing.pcfg import tag_lexicon
 from engine.models.ptsg import kernels, sentence
+from engine.models.ptsg.grammar import posterior_grammar
 from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Output,
                                     Presentation, SiteView)
 from engine.models.registry import register
+from engine.parsing.pcfg import tag_lexicon
+from engine.parsing.pipeline import Trained, parse_sentences
 
 # α: on GUM's training trees, TYPE's 100 sweeps parse the dev sentences at F1 0.719 with α = 10
 # (docs/benchmarks.md); α = 1 gave 0.713 after 50 sweeps
@@ -313,9 +316,6 @@ class PtsgModel(ModelBase):
         """Parse the held-out sentences of at most ``MAX_LENGTH`` words with the posterior-mean
         grammar of ``state`` (fn. 6): (parses, EVALB's scores, the gold trees parsed), the
         parses debinarised, in the held-out trees' order."""
-        from engine import evalb
-        from engine.models.ptsg.grammar import posterior_grammar
-        from engine.parsing.pipeline import Trained, parse_sentences
         trained = Trained(posterior_grammar(self, [state]), self.vocabulary,
                           treebank.debinarise)
         parses, kept, _ = parse_sentences(trained, self.held_out, MAX_LENGTH)
