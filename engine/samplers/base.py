@@ -51,6 +51,7 @@ class Sampler(ABC):
         self.sweeps_done = 0
         self.position = 0  # next position of the current sweep
         self._buffers = None
+        self._moves = self  # what makes the moves (moves_for), once it has met its state
         self._tally = Tally()  # over the current sweep
         self._figures = {key: float("nan") for key in self.figures(Tally())}
 
@@ -93,27 +94,27 @@ class Sampler(ABC):
 
     def buffers(self, state):
         if self._buffers is None:
-            self._take_form(state)
-            self._buffers = self.make_buffers(state)
+            self._moves = self.moves_for(state)
+            self._buffers = self._moves.make_buffers(state)
         return self._buffers
 
-    def _take_form(self, state):
-        """Become the form of this sampler that moves ``state``: on a model of forests TOKEN
-        and TYPE walk each sentence's tree (engine.samplers.forest), which a sampler built by
-        name, before it meets its state, cannot know."""
-        from engine.samplers.forest import FOREST_FORMS, walks_forests  # it imports this
-        form = FOREST_FORMS.get(type(self))
-        if form is not None and walks_forests(state):
-            self.__class__ = form
+    def moves_for(self, state):
+        """What makes this sampler's moves on ``state`` — its ``sweep_length``,
+        ``make_buffers``, ``begin_sweep``, ``advance`` and ``describe_move``: the sampler
+        itself, or another form of them where the state asks for one (TOKEN and TYPE on a model
+        of forests walk each sentence's tree: engine.samplers.forest). Chosen when the sampler
+        first meets its state: one built by name cannot know its model's before."""
+        return self
 
     def _advance(self, rng, state, max_moves):
         buffers = self.buffers(state)
+        moves = self._moves
         if self.position == 0:
-            self.begin_sweep(rng, state, buffers)
+            moves.begin_sweep(rng, state, buffers)
         temperature = self.temperature()
-        tally = self.advance(rng, state, buffers, 1.0 / temperature, max_moves)
+        tally = moves.advance(rng, state, buffers, 1.0 / temperature, max_moves)
         self._tally.add(tally)
-        done = self.position >= self.sweep_length(state)
+        done = self.position >= moves.sweep_length(state)
         if done:
             self._figures = self.figures(self._tally)
             self._tally = Tally()
@@ -124,8 +125,8 @@ class Sampler(ABC):
     def step(self, rng, state):
         """One move; return its MoveInfo."""
         buffers, tally, temperature, done = self._advance(rng, state, 1)
-        return self.describe_move(state, buffers, moved=tally.moves > 0,
-                                  temperature=temperature, sweep_done=done)
+        return self._moves.describe_move(state, buffers, moved=tally.moves > 0,
+                                         temperature=temperature, sweep_done=done)
 
     def sweep(self, rng, state):
         """Every remaining move of the current sweep (a whole sweep when none is under way)."""

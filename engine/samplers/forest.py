@@ -3,9 +3,9 @@ walks each sentence's current tree from its root (engine.kernels.forest), resamp
 node's incoming edge and then its cut — alone (TOKEN, Algorithm 1) or with its type block
 (TYPE, Algorithm 2). A sweep's positions are the nodes visited, the same number in every sweep.
 
-``TokenSampler`` and ``TypeSampler`` take these forms when they first meet a state that
-implements the interface's FOREST functions, so that a model of forests offers the samplers by
-their usual names.
+``TokenSampler`` and ``TypeSampler`` make their moves through these walks (``TokenWalk``,
+``TypeWalk``) once they meet a state that implements the interface's FOREST functions
+(``Sampler.moves_for``), so that a model of forests offers the samplers by their usual names.
 """
 import numpy as np
 
@@ -14,10 +14,8 @@ from engine.kernels import block_weight, forest, moves
 from engine.kernels.forest import (CANDIDATES, CUTS, LAST_BEFORE, LAST_SITE, LAST_SIZE, MOVES,
                                    N_TOTALS, SITES)
 from engine.kernels.interface import FOREST_FUNCTIONS, missing
-from engine.samplers.base import Sampler, Tally
+from engine.samplers.base import Tally
 from engine.samplers.info import MoveInfo
-from engine.samplers.token import TokenSampler
-from engine.samplers.type_based import TypeSampler
 
 
 def walks_forests(state):
@@ -32,15 +30,17 @@ def walks_forests_of(model_or_state_class):
     return not missing(state_class, FOREST_FUNCTIONS)
 
 
-class ForestWalk(Sampler):
-    """What TOKEN and TYPE on forests share: the walk's buffers, its length, its moves. (A
-    Sampler itself, so that a sampler can take its forest form in place: Python allows the
-    change of class only between classes laid out from the same base.)"""
+class ForestWalk:
+    """What TOKEN and TYPE on forests share: the walk's buffers, its length, its moves, made
+    for ``sampler`` (its position, and TYPE's skip, greedy and stages)."""
 
     typed = False
 
+    def __init__(self, sampler):
+        self.sampler = sampler
+
     def sweep_length(self, state):
-        return int(forest.tree_nodes(state, self.buffers(state)["work"]))
+        return int(forest.tree_nodes(state, self.sampler.buffers(state)["work"]))
 
     def make_buffers(self, state):
         n = moves.count_sites(state)
@@ -60,8 +60,8 @@ class ForestWalk(Sampler):
         b["visited"][:] = 0
 
     def advance(self, rng, state, b, inv_temp, max_moves):
-        skip, greedy = getattr(self, "skip", False), getattr(self, "greedy", False)
-        stages = getattr(self, "stages", moves.TWO_STAGE)
+        skip, greedy = getattr(self.sampler, "skip", False), getattr(self.sampler, "greedy", False)
+        stages = getattr(self.sampler, "stages", moves.TWO_STAGE)
         scaled = forest.forest_walk(
             rng, state, b["cursor"], max_moves, inv_temp, self.typed, greedy, stages, skip,
             b["visited"], b["w"], b["queue"], b["ints"], b["floats"], b["chosen"], b["totals"])
@@ -70,35 +70,35 @@ class ForestWalk(Sampler):
             size = int(b["totals"][LAST_SIZE])
             scaled_to_log(b["floats"][1], b["floats"][0], size + 1)
         totals = b["totals"]
-        self.position += int(totals[MOVES])
+        self.sampler.position += int(totals[MOVES])
         sites = int(totals[SITES]) if self.typed else int(totals[MOVES])
         return Tally(moves=int(totals[MOVES]), sites=sites, changed=int(totals[CUTS]))
 
 
-class ForestTokenSampler(ForestWalk, TokenSampler):
-    """TOKEN on forests (Algorithm 1)."""
+class TokenWalk(ForestWalk):
+    """TOKEN's moves on forests (Algorithm 1)."""
 
     def describe_move(self, state, b, *, moved, temperature, sweep_done):
         s = int(b["totals"][LAST_SITE])
         if not moved or s < 0:  # a root: its edge moved, it has no cut
-            return MoveInfo(kind=self.kind, pivot=-1, temperature=temperature,
+            return MoveInfo(kind=self.sampler.kind, pivot=-1, temperature=temperature,
                             sweep_done=sweep_done)
         after = moves.value_of(state, s)
         w = b["w"][:2]
-        return MoveInfo(kind=self.kind, pivot=s, block=np.array([s]),
+        return MoveInfo(kind=self.sampler.kind, pivot=s, block=np.array([s]),
                         before=b["totals"][LAST_BEFORE:LAST_BEFORE + 1].copy(),
                         after=np.array([after]), log_p=np.log(w) - np.log(w.sum()),
                         drawn=int(after), temperature=temperature, sweep_done=sweep_done)
 
 
-class ForestTypeSampler(ForestWalk, TypeSampler):
-    """TYPE and TYPE-greedy on forests (Algorithm 2)."""
+class TypeWalk(ForestWalk):
+    """TYPE's and TYPE-greedy's moves on forests (Algorithm 2)."""
 
     typed = True
 
     def describe_move(self, state, b, *, moved, temperature, sweep_done):
         if not moved or b["totals"][LAST_SITE] < 0 or b["totals"][SITES] == 0:
-            return MoveInfo(kind=self.kind, pivot=-1, temperature=temperature,
+            return MoveInfo(kind=self.sampler.kind, pivot=-1, temperature=temperature,
                             sweep_done=sweep_done)
         size = int(b["totals"][LAST_SIZE])
         block = b["ints"][1, :size].copy()
@@ -106,10 +106,7 @@ class ForestTypeSampler(ForestWalk, TypeSampler):
         log_p = b["floats"][1, :size + 1].copy()
         log_p -= np.logaddexp.reduce(log_p)
         type_sites = np.union1d(b["ints"][0, :b["totals"][CANDIDATES]], block[:1])
-        return MoveInfo(kind=self.kind, pivot=int(block[0]), block=block,
+        return MoveInfo(kind=self.sampler.kind, pivot=int(block[0]), block=block,
                         before=b["ints"][2, :size].copy(), after=chosen.astype(np.int64),
                         log_p=log_p, drawn=int(chosen.sum()), type_sites=type_sites,
                         temperature=temperature, sweep_done=sweep_done)
-
-
-FOREST_FORMS = {TokenSampler: ForestTokenSampler, TypeSampler: ForestTypeSampler}

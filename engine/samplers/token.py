@@ -5,6 +5,7 @@ With a temperature schedule it is TOKEN-anneal; at temperature 1 it is plain TOK
 import numpy as np
 
 from engine.kernels import moves
+from engine.samplers import forest
 from engine.samplers.base import Sampler, Tally
 from engine.samplers.info import MoveInfo
 
@@ -14,6 +15,10 @@ class TokenSampler(Sampler):
 
     def sweep_length(self, state):
         return moves.count_sites(state)
+
+    def moves_for(self, state):
+        """On a model of forests, the walk of each sentence's tree (engine.samplers.forest)."""
+        return forest.TokenWalk(self) if forest.walks_forests(state) else self
 
     def make_buffers(self, state):
         # the last site's weights, and its value before the move

@@ -11,6 +11,7 @@ block's sites one after another instead (engine.kernels.moves.one_stage_block).
 import numpy as np
 
 from engine.kernels import block_weight, moves
+from engine.samplers import forest
 from engine.samplers.base import Sampler, Tally
 from engine.samplers.info import MoveInfo
 
@@ -30,6 +31,10 @@ class TypeSampler(Sampler):
 
     def sweep_length(self, state):
         return moves.count_sites(state)
+
+    def moves_for(self, state):
+        """On a model of forests, the walk of each sentence's tree (engine.samplers.forest)."""
+        return forest.TypeWalk(self) if forest.walks_forests(state) else self
 
     def make_buffers(self, state):
         n = moves.count_sites(state)

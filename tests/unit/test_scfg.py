@@ -234,6 +234,7 @@ def test_the_registered_samplers_walk_forests_and_step_or_sweep_alike():
     """TOKEN and TYPE built by name take their forest form on meeting the state; a sweep made
     of single steps is the sweep made at once, draw for draw."""
     from engine.samplers import make_sampler
+    from engine.samplers.forest import ForestWalk
     model = large_model()
     for name in ("token", "type", "greedy"):
         whole, steps = model.new_state(make_rng(5)), model.new_state(make_rng(5))
@@ -247,7 +248,7 @@ def test_the_registered_samplers_walk_forests_and_step_or_sweep_alike():
                 if move.sweep_done:
                     break
         assert (whole.cut == steps.cut).all() and (whole.edge == steps.edge).all()
-        assert type(a).__name__.startswith("Forest")
+        assert isinstance(a.moves_for(whole), ForestWalk)  # its moves walk the forests
 
 
 def test_one_stage_corrected_matches_the_exact_posterior_and_plain_one_stage_does_not():
