@@ -9,7 +9,7 @@ non-negative int64, the key type of ``engine.core.keyed_lists``.
 A key is a hash: two different words of one length share one with probability about 2⁻⁵⁵ per
 pair. Code that needs exact identity (the segmentation model's lexicon) compares symbols with
 ``same_symbols`` whenever keys are equal; summary figures (the lexicon precision of
-``engine.metrics``) accept the ~n²/2⁵⁶ chance.
+``engine.scoring.metrics``) accept the ~n²/2⁵⁶ chance.
 """
 import numpy as np
 

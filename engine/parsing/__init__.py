@@ -9,5 +9,5 @@
   treebank's sentences from their words.
 - ``grammars``: the grammars the ``parse`` command offers (the PTSG's declared in
   engine.models.ptsg.training), each trained, parsing a held-out treebank scored with EVALB
-  (``engine.evalb``).
+  (``engine.scoring.evalb``).
 """

@@ -6,7 +6,7 @@ entry, declared where it is learnt (the PTSG's in engine.models.ptsg.training).
 """
 import time
 
-from engine import evalb
+from engine.scoring import evalb
 from engine.models.ptsg.training import PTSG
 from engine.parsing.cky import Parser
 from engine.parsing.pipeline import GrammarKind, parse_sentences, train_pcfg

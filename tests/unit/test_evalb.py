@@ -1,9 +1,9 @@
-"""EVALB with COLLINS.prm (engine/evalb.py) against examples counted by hand."""
+"""EVALB with COLLINS.prm (engine/scoring/evalb.py) against examples counted by hand."""
 from collections import Counter
 
 import pytest
 
-from engine.evalb import brackets, score, scored_label
+from engine.scoring.evalb import brackets, score, scored_label
 
 # "the dog barked ." — gold: (S (NP the dog) (VP barked) .)
 GOLD = ("ROOT", ("S", ("NP", ("DT", "the"), ("NN", "dog")),

@@ -124,7 +124,7 @@ def test_the_held_out_measure_is_evalbs_f1_of_the_sampled_grammars_parses():
     """The measure parses the held-out sentence with the posterior-mean grammar: the same
     sentence learnt three times is parsed back into its tree (F1 = 1); a model without held-out
     trees has no measure."""
-    from engine import evalb
+    from engine.scoring import evalb
     model = PtsgModel([DOG, CHAIN, DOG, SHORT, DOG, DOG], alpha=ALPHA, stop=STOP, rare=1,
                       held_out=0.2)
     assert model.held_out == (DOG,)

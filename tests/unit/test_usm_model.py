@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.core.rng import make_rng
-from engine.metrics import score_words
+from engine.scoring.metrics import score_words
 from engine.models.usm.model import UsmModel
 
 from tests.corpora import BR_PHONO

@@ -16,7 +16,7 @@ from engine.core.state import clone
 from engine.models.hmm import kernels
 from engine.models.hmm import estimators as hmm_estimators
 from engine.models.hmm import sentence as hmm_sentence
-from engine.metrics import confusion, tagging_scores
+from engine.scoring.metrics import confusion, tagging_scores
 from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Parameters,
                                     Presentation, SiteView)
 from engine.models.registry import register

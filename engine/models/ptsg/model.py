@@ -15,7 +15,6 @@ import numpy as np
 
 from datasets import trees as treebank
 from datasets.text import read_text
-from engine import evalb
 from engine.core.state import clone
 from engine.models.ptsg import kernels, sentence
 from engine.models.ptsg.grammar import posterior_grammar
@@ -24,6 +23,7 @@ from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, 
 from engine.models.registry import register
 from engine.parsing.pcfg import tag_lexicon
 from engine.parsing.pipeline import Trained, parse_sentences
+from engine.scoring import evalb
 
 # α: on GUM's training trees, TYPE's 100 sweeps parse the dev sentences at F1 0.719 with α = 10
 # (docs/benchmarks.md); α = 1 gave 0.713 after 50 sweeps

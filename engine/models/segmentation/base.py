@@ -14,7 +14,7 @@ import numpy as np
 from datasets.builtin import builtin_corpus
 from datasets.segmented import format_segmented, gold_boundaries, load_segmented
 from engine.core.word_hash import fill_prefix_hashes
-from engine.metrics import gold_lexicon, segmentation_scores
+from engine.scoring.metrics import gold_lexicon, segmentation_scores
 from engine.models.protocol import ModelBase, SiteView
 
 

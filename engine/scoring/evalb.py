@@ -26,7 +26,7 @@ after the deletions are still an error (EVALB's "length unmatch" / "words unmatc
 """
 from collections import Counter
 
-from engine.metrics import precision_recall_f
+from engine.scoring.metrics import precision_recall_f
 
 PUNCTUATION = frozenset({",", ":", "``", "''", "."})  # COLLINS.prm DELETE_LABEL preterminals
 TRACE = "-NONE-"  # deleted everywhere, and not counted in a sentence's length
