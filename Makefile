@@ -27,7 +27,7 @@ run: $(VENV)/.runtime
 #   they wait on the page: the conformance suite again with Numba's bounds checking on, so a
 #   kernel's out-of-bounds read or write fails a test (IndexError) instead of silently reading
 #   or corrupting memory; the rejuvenation moves (customers leaving and returning, tables
-#   closed and reopened) and the forests' kernels (tests/unit/test_scfg.py) with it. It needs
+#   closed and reopened) and the forests' kernels (tests/engine/models/scfg/test_scfg.py) with it. It needs
 #   a compile cache of its own (kernels loaded from a cache filled without bounds checking are
 #   not checked), filled by a warm-up of its own. The exact-enumeration chi-square tests are
 #   left out of it: they repeat the moves the invariant tests make, thousands of times over.
@@ -44,9 +44,9 @@ test: $(VENV)/.dev chromium
 	@echo "(the bounds-checked conformance run starts beside the tests: $(BOUNDSCHECK_LOG))"
 	@$(BOUNDSCHECK) nice -n 19 sh -c '$(BIN)/python -m engine warm && \
 		$(BIN)/python -m pytest -q -p no:cacheprovider tests/conformance \
-		tests/statistical/test_rejuvenation_exact.py tests/unit/test_scfg.py \
-		tests/statistical/test_scfg_pitman_yor.py tests/unit/test_scfg_parallel.py \
-		tests/unit/test_scfg_seating.py tests/statistical/test_scfg_exact_seating.py \
+		tests/statistical/test_rejuvenation_exact.py tests/engine/models/scfg/test_scfg.py \
+		tests/statistical/test_scfg_pitman_yor.py tests/engine/samplers/test_scfg_parallel.py \
+		tests/engine/models/scfg/test_scfg_seating.py tests/statistical/test_scfg_exact_seating.py \
 		-k "not matches_the_exact_posterior and not rejects_a_wrong_posterior \
 		and not dask_actors and not how_far and not too_many"' \
 		> $(BOUNDSCHECK_LOG) 2>&1 & checked=$$!; \

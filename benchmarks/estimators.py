@@ -17,7 +17,7 @@ from benchmarks.hmm import EWT
 from datasets.tagged import load_tagged
 from engine.core.rng import make_rng
 from engine.kernels import estimators
-from engine.models.hmm.kernels import ALPHA, ALPHA_EMIT
+from engine.models.hmm.kernels.layout import ALPHA, ALPHA_EMIT
 from engine.models.hmm.model import HmmModel
 from engine.samplers import label, make_sampler
 

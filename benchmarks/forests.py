@@ -19,10 +19,10 @@ from engine.core import hash_table
 from engine.core.rng import make_rng
 from engine.grid import local_cluster
 from engine.models.scfg.forest import forest
-from engine.models.scfg import kernels
+from engine.models.scfg.kernels.layout import CLASS_SHIFT
 from engine.models.scfg import pitman_yor as py
 from engine.models.scfg.model import EXACT_MAX_NODES, ScfgModel
-from engine.parallel import ParallelChain
+from engine.samplers.parallel import ParallelChain
 from engine.run import Run
 from engine.samplers import make_sampler
 from tests.corpora import KFTT_GOLD, KFTT_PAIRS
@@ -197,7 +197,7 @@ def exact_seating(corpus):
 def predictive_errors(model, state):
     """|log approximate − log exact| predictive of the 100 most used rules and 100 others."""
     live = np.flatnonzero(state.slot_key != hash_table.EMPTY)
-    classes = state.slot_key[live] >> kernels.CLASS_SHIFT
+    classes = state.slot_key[live] >> CLASS_SHIFT
     counts = state.slot_size[live].astype(np.int64)
     log_p0 = state.logp0[state.slot_head[live]]
     order = np.argsort(-counts, kind="stable")

@@ -27,7 +27,7 @@ from pathlib import Path
 from benchmarks.class_load import app_server, descendants, to_idle
 from benchmarks.common import Row
 from tests.corpora import BR_PHONO
-from tests.unit.test_cluster import external_cluster
+from tests.engine.test_cluster import external_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTLE, MEASURE = 30.0, 60.0

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.cli.race_plots import style
+from engine.report.plots import style
 from engine.models import registry
 from ui import exercises, forest_parallel, playback, race_page
 from ui.charts import show, show_traces

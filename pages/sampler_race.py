@@ -17,7 +17,7 @@ import streamlit as st
 from engine.diagnostics import RHAT_LIMIT, autocorrelation, diagnose_chains, rhat_text
 from engine.grid import BuiltModel, tasks
 from engine.live.pool import ChainPool, LiveRace, plan
-from engine.cli.race_plots import final_bands, first_up, plain
+from engine.report.plots import final_bands, first_up, plain
 from engine.models import registry
 from engine.samplers import offered
 from ui import charts, exercises, playback, race_page

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.cli.race_plots import style
+from engine.report.plots import style
 from engine.models.toy.model import MAX_N, ToyModel
 from engine.samplers import offered
 from engine.run import Race

@@ -3,6 +3,6 @@
 
 def title_text(spec):
     """A chart's title as one line of text: a long title is a list of lines (Vega-Lite draws
-    them one under another; engine.cli.race_plots.title_lines breaks them for a phone)."""
+    them one under another; engine.report.plots.title_lines breaks them for a phone)."""
     text = spec.get("title", {}).get("text", "")
     return " ".join(text) if isinstance(text, list) else text

@@ -20,10 +20,10 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from engine.cli.race_plots import (CHAIN_ROWS, DASHED_LEGEND, FONT, HEIGHT, PASS_AXIS,
-                                   VALUE_AXIS, autocorrelations_data, autocorrelations_spec,
-                                   bands, chain_traces_data, chain_traces_spec, flat_guard,
-                                   sampler_dashes, sampler_scale, style)
+from engine.report.plots import (CHAIN_ROWS, DASHED_LEGEND, FONT, HEIGHT, PASS_AXIS,
+                                 VALUE_AXIS, autocorrelations_data, autocorrelations_spec,
+                                 bands, chain_traces_data, chain_traces_spec, flat_guard,
+                                 sampler_dashes, sampler_scale, style)
 from engine.run import thinned
 from ui import export
 from ui.theme import EXACT_COLOUR, STATE_COLOURS, label, state_colour

@@ -21,7 +21,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.cli.chains import write_trace
-from engine.cli.race_plots import readable, render
+from engine.report.plots import readable, render
 from engine.grid import KEYS
 from ui import presenter
 from ui.page import LESSON
@@ -163,7 +163,7 @@ def downloads(spec, datasets, csv, key):
 def draw(where, spec, datasets, key, shown=None, width="stretch", table=None):
     """Draw a Vega-Lite ``spec`` with its named ``datasets`` (frames) in ``where``, inside a
     container keyed ``key`` (the chart's stable place on the page: the CSS class st-key-<key>
-    finds it), with its downloads; made readable (race_plots.readable: plain titles, tick
+    finds it), with its downloads; made readable (engine.report.plots.readable: plain titles, tick
     formats) and in presenter mode restyled (ui.presenter).
     ``shown``: the datasets its CSV holds (all by default); ``table``: a frame it holds instead
     (a heatmap drawn as a picture: its cells); ``width``: Streamlit's (None: Streamlit's choice

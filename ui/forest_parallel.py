@@ -1,7 +1,8 @@
 """The forests lesson's parallel section: Peng & Gildea's parallel inexact sampler (§4.2,
-engine.parallel) with k workers for each k asked, run in the background on Dask (a process of
-its own: engine.live.grid_job), drawn as their Fig. 5 — log p(rules) over iterations for each
-k, and the time per iteration against k with the speed-up over one worker."""
+engine.samplers.parallel) with k workers for each k asked, run in the background on Dask (a
+process of its own: engine.live.grid_job), drawn as their Fig. 5 — log p(rules) over
+iterations for each k, and the time per iteration against k with the speed-up over one
+worker."""
 import hashlib
 import pickle
 
@@ -9,11 +10,11 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from engine.cli.race_plots import style
+from engine.report.plots import style
 from engine.grid import BuiltModel, server_scheduler
 from engine.live.grid_job import GridJob
 from engine.models.scfg.model import NO_PARALLEL_EXACT
-from engine.parallel import ParallelTask
+from engine.samplers.parallel import ParallelTask
 from ui.charts import show
 from ui.cluster import show_where_grids_run
 from ui.grid_progress import GridShelf

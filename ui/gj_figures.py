@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from engine.cli.race_plots import style
+from engine.report.plots import style
 from engine.experiments import gao_johnson
 from engine.grid import BuiltModel
 from ui import charts, playback

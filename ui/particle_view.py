@@ -10,7 +10,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from engine.cli.race_plots import VALUE_AXIS, style
+from engine.report.plots import VALUE_AXIS, style
 from engine.samplers import colour
 from ui.kinds.segmentation import utterance_html
 

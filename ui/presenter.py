@@ -22,7 +22,7 @@ KEY = SETTING.name  # the mode in st.session_state, for the whole session
 # of a page alone, as AppTest makes), so the mode is kept under KEY and the switch set from it
 TOGGLE = "presenter_toggle"
 
-# chart sizes on a projector (the lab's own are 12–15 px, engine.cli.race_plots.style): at
+# chart sizes on a projector (the lab's own are 12–15 px, engine.report.plots.style): at
 # 1920 × 1080 the back row of a lecture hall, 10 m away, reads 24 px and more
 LEGIBLE = 24  # px
 AXIS_LABEL, AXIS_TITLE, LEGEND, TITLE = LEGIBLE, 26, LEGIBLE, 30

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from plotly.colors import qualitative
 
-from engine.cli.race_plots import style
+from engine.report.plots import style
 from engine.core.table_expectations import expected_tables_digamma
 
 DISH_COLOURS = qualitative.Pastel + qualitative.Set3

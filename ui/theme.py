@@ -3,7 +3,7 @@
 import streamlit as st
 from plotly.colors import qualitative
 
-from engine.cli.race_plots import EXACT_COLOUR
+from engine.report.plots import EXACT_COLOUR
 from engine.samplers import colour, label
 from ui import presenter
 

@@ -10,7 +10,7 @@ from engine.cli.args import (FULL_PRECISION, MAX_SWEEPS, SEED, add_cluster_argum
 from engine.cli.models import in_file
 from engine.cli.rows import grid_rows
 from engine.grid import ModelRecipe, client_for
-from engine.models.hmm.kernels import DECODINGS
+from engine.models.hmm.kernels.layout import DECODINGS
 
 
 def add_gj_grid_parser(new_parser, model):

@@ -1,6 +1,6 @@
 """``python -m engine parallel``: Peng & Gildea's parallel inexact sampler (2014, §4.2;
-engine.parallel) with k = each of --workers, a CSV row per (workers, iteration), and the paper's
-Fig. 5 as a table: per k, the mean time per iteration, the speed-up over k = 1 and the
+engine.samplers.parallel) with k = each of --workers, a CSV row per (workers, iteration), and
+the paper's Fig. 5 as a table: per k, the mean time per iteration, the speed-up over k = 1 and the
 log-likelihood at the last iteration.
 
     python -m engine parallel --model scfg [--data PAIRS --alignments ALIGN] --sampler type
@@ -21,7 +21,7 @@ from engine.cli.models import (add_model_arguments, checked_model, initialisatio
 from engine.cli.rows import GrowingCsv
 from engine.grid import BuiltModel, client_for
 from engine.live.compiler import prepare
-from engine.parallel import ParallelChain, splits
+from engine.samplers.parallel import ParallelChain, splits
 
 
 def worker_counts(text):

@@ -1,5 +1,5 @@
 """``python -m engine race``: a grid of chains — samplers × chains × η — on Dask, then the
-traces, the R-hat/ESS summary and their pictures in a folder (engine.cli.race_output)."""
+traces, the R-hat/ESS summary and their pictures in a folder (engine.report.race_files)."""
 import os
 import sys
 
@@ -12,7 +12,7 @@ from engine.cli.rows import grid_rows
 from engine.grid import ModelRecipe, client_for, summary, tasks
 from engine.live.compiler import prepare
 
-RACE_FILES = ("traces.csv", "summary.csv", "*.png")  # what engine.cli.race_output writes
+RACE_FILES = ("traces.csv", "summary.csv", "*.png")  # what engine.report.race_files writes
 
 
 def add_race_parser(new_parser, model):
@@ -46,7 +46,7 @@ def add_race_parser(new_parser, model):
 
 def race(args):
     """The race command: a grid of chains, then traces.csv and summary.csv in --out."""
-    from engine.cli.race_output import TRACES, measure_columns, write_summary  # Altair: slow
+    from engine.report.race_files import TRACES, measure_columns, write_summary  # Altair: slow
     model_class = checked_model(args, args.samplers)
     load_model(model_class, args)  # a bad corpus or option is refused here, before any worker
     prepare(model_class, args.samplers)  # compiled once here (or waited for): workers load them

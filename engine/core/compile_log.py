@@ -2,7 +2,7 @@
 every process of the lab started with it append a line per kernel compiled (a cache miss, not
 a load): ``pid<TAB>seconds<TAB>module.kernel<TAB>argument types``. For a slow first minute
 ("what did this page compile, and did two processes compile the same kernel?") and for the
-test that checks each kernel is compiled once per machine (tests/unit/test_compile_once.py).
+test that checks each kernel is compiled once per machine (tests/engine/live/test_compile_once.py).
 Kernels outside the cache (Numba's ``inline`` helpers, which compile into their callers) are
 not logged: they are never shared between processes."""
 import os

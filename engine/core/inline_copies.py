@@ -13,7 +13,7 @@ forests' TOKEN walk on a 2-core Xeon): 54.7 s of 108.6 s in ``deepcopy``. This i
 taken one after another, with one memo, as a single deepcopy of all of them would: the scope is
 copied once, and every block's copy refers to that one copy (as the original blocks refer to
 their one scope). The IR the inliner goes on with is the same; so is the machine code
-(tests/unit/test_inline_copies.py compares it), only the compile is faster. Anything else the
+(tests/engine/core/test_inline_copies.py compares it), only the compile is faster. Anything else the
 module copies goes to ``copy.deepcopy`` unchanged.
 """
 import copy

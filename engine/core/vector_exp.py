@@ -11,7 +11,7 @@ eʳ for |r| ≤ log 2 / 2 from its Taylor series to r¹³ (the first term left o
 of the sum), and 2ⁿ built from its bits as 2^⌊n/2⌋ · 2^(n − ⌊n/2⌋), so that each factor is a
 normal number while the product underflows (to a subnormal or 0) or overflows (to ∞) once,
 rounded, as the C library's does. Within 1 unit in the last place of the correctly rounded
-result for every x (tests/unit/test_vector_exp.py).
+result for every x (tests/engine/core/test_vector_exp.py).
 """
 import math
 

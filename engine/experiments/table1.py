@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from engine.models import registry
 from engine.samplers.particle import ParticleFilter
 
 SIZES = (1, 50, 100, 500, 1000)
@@ -91,7 +92,7 @@ def grid(recipes, sizes=SIZES, runs=None, seed=0):
                 for r in range(PAPER_RUNS.get(n, 2) if runs is None else runs):
                     tasks.append(FilterTask(recipe, model, "PF", n, threshold, seed + r))
     # the largest first: the grid's slowest tasks do not wait at its end
-    return sorted(tasks, key=lambda t: -t.particles * (5 if t.model == "bigram" else 1))
+    return sorted(tasks, key=lambda t: -t.particles * registry.get(t.model).particle_cost)
 
 
 def table(rows):

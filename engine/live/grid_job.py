@@ -7,7 +7,7 @@ this module; it runs the grid like the ``race`` command (engine.grid.run_grid, a
 processes or the cluster at a scheduler's address — the server's, engine.grid.server_scheduler,
 chosen by whoever started it), saves each task's frame in DIR/finished/ as it finishes and then
 prints ``done total``, and at the end writes DIR/traces.csv and DIR/summary.csv
-(engine.cli.race_output) — unless the job is one of ``rows`` (engine.experiments.table1's
+(engine.report.race_files) — unless the job is one of ``rows`` (engine.experiments.table1's
 filter runs), whose frames are rows to show as they arrive, not traces to summarise.
 
 What finished survives a cancel: the frames saved so far are the grid's results up to there.
@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from engine.grid import ClusterError, client_for, run_grid, summary
-from engine.cli.race_output import measure_columns, write_race
+from engine.report.race_files import measure_columns, write_race
 
 
 FINISHED = "finished"  # one pickled frame per finished task, named by its place in the order

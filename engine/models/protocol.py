@@ -12,7 +12,9 @@ role names. The roles:
   ``ParticlePopulation`` (a ``RejuvenatingPopulation`` when its particles take MCMC moves);
 - ``Parameters``: a model with explicit parameters, for EM, variational Bayes and the explicit
   samplers (whose kernels reach the state through engine.kernels.interface's parameter group);
-- ``Lesson``: a model whose lesson page runs kernels of its own, warmed once at start-up.
+- ``Lesson``: a model whose lesson page runs kernels of its own, warmed once at start-up;
+- ``Shards``: a model whose corpus the parallel inexact sampler splits over workers
+  (engine.samplers.parallel).
 
 The samplers reach a model's *state* through the Numba interface (engine.kernels.interface);
 everything here is the Python surface of the *model object*. ``ModelBase`` gives the defaults
@@ -268,11 +270,14 @@ class Population(Protocol):
 
     Class attributes ``populations`` (the population samplers it offers) and
     ``particle_options`` (the settings of ``particles``) are ChainModel's, so that every model
-    answers them; a model claiming this role lists at least one population.
+    answers them; a model claiming this role lists at least one population. ``particle_cost``
+    is a particle's work per utterance relative to the unigram model's (1): a grid of filter
+    runs (Table 1) starts its costliest tasks first.
     """
 
     populations: ClassVar[tuple]
     particle_options: ClassVar[tuple]
+    particle_cost: ClassVar[float]
 
     def particles(self, **options):
         """A ``ParticlePopulation`` on this model's corpus with these ``particle_options``."""
@@ -295,6 +300,26 @@ class Lesson(Protocol):
 
     def warm_lesson(self):
         """Run those kernels once on the tiny model (the warm-up calls it at start-up)."""
+
+
+class Shards(Protocol):
+    """A model whose corpus Peng & Gildea's parallel inexact sampler (engine.samplers.parallel,
+    §4.2) splits into contiguous shards of units (a unit: a sentence pair), one per worker.
+    Every worker holds the whole analysis and samples only its own shard's units."""
+
+    def shard_weights(self):
+        """int64[U]: each unit's work (a pair's forest nodes), to balance the shards."""
+
+    def set_shard(self, state, lo, hi):
+        """Let the samplers move only units lo … hi − 1 of ``state`` (TYPE's blocks too)."""
+
+    def shard_values(self, state, lo, hi):
+        """Units lo … hi − 1's analysis: a tuple of copied arrays, whole-corpus arrays
+        concatenated shard after shard when merged."""
+
+    def install(self, state, values, lo, hi):
+        """Give units lo … hi − 1 of ``state`` their analysis from ``values`` (the whole
+        corpus's), its counts refiled; return how many units changed."""
 
 
 class ParticlePopulation(Protocol):
@@ -370,7 +395,7 @@ class RejuvenatingPopulation(ParticlePopulation, Protocol):
         ``bound``, its seats drawn from their exact conditional; the particles (grown)."""
 
 
-MODEL_ROLES = (ChainModel, Presentation, CorpusModel, Population, Parameters, Lesson)
+MODEL_ROLES = (ChainModel, Presentation, CorpusModel, Population, Parameters, Lesson, Shards)
 EVERY_MODEL = (ChainModel, Presentation)  # the roles every registered model claims
 
 
@@ -381,6 +406,7 @@ class ModelBase:
     init_options = ()
     populations = ()  # a model claiming Population lists its population samplers
     particle_options = ()
+    particle_cost = 1.0
     notes = ()  # what reading the corpus left out, for the user: nothing until build says
     outputs = ()  # the model's own files ``run`` can write (Output), beyond the analysis
 

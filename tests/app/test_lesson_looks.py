@@ -7,7 +7,7 @@ import re
 import pyarrow as pa
 import pytest
 
-from engine.cli.race_plots import EXACT_COLOUR, TITLE_CHARS, render
+from engine.report.plots import EXACT_COLOUR, TITLE_CHARS, render
 from tests.charts import title_text
 
 RACE_PAGES = {"pages/toy_posterior.py": "toy", "pages/word_segmentation.py": "seg",

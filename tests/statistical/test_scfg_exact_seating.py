@@ -9,13 +9,13 @@ import pytest
 
 from datasets.aligned import read
 from engine.core.rng import make_rng
-from engine.models.scfg import kernels
+from engine.models.scfg.kernels.layout import CLASS_SHIFT, META, PEND, TABLES
 from engine.models.scfg.model import EXACT_MAX_NODES, ScfgModel
 from engine.samplers import make_sampler
 from tests.conformance.cases import scfg
 from tests.conformance.test_conformance import ALPHA, seed_of, visited_rows
 from tests.statistical.exact import chi_square_p
-from tests.unit.test_scfg import THIN_MONOTONE, fit, sampled_rows
+from tests.engine.models.scfg.test_scfg import THIN_MONOTONE, fit, sampled_rows
 
 # one rule type recurring: where T = N^d is furthest from the tables a rule really has
 FIVE_AB = "a b ||| x y ||| 0-0 1-1\n" * 5
@@ -81,7 +81,7 @@ def test_without_deg_the_exact_edge_step_is_wrong_too(deg):
 
 def tables_per_length(state):
     """T_l of every restaurant (rule length) l, as the state keeps them."""
-    return state.work_i[kernels.TABLES, :len(state.log_pois)]
+    return state.work_i[TABLES, :len(state.log_pois)]
 
 
 def seating_of(model, state):
@@ -96,7 +96,7 @@ def seating_of(model, state):
         rules[int(state.slot_key[slot])] = (int(state.slot_size[slot]), t)
     per_class = np.zeros_like(tables_per_length(state))
     for key, (_, t) in rules.items():
-        per_class[key >> kernels.CLASS_SHIFT] += t
+        per_class[key >> CLASS_SHIFT] += t
     return rules, per_class
 
 
@@ -111,7 +111,7 @@ def test_the_seating_stays_consistent_after_mixed_moves():
         make_sampler(name, skip=False).sweep(rng, state)
         rules, per_class = seating_of(model, state)
         np.testing.assert_array_equal(per_class, tables_per_length(state))
-        pending = set(state.work_i[kernels.PEND, :state.work_i[kernels.META, 0]].tolist())
+        pending = set(state.work_i[PEND, :state.work_i[META, 0]].tolist())
         for key, (n, t) in rules.items():
             assert key in pending or 1 <= t <= n, (name, key, n, t)
     on_index = np.zeros(model.n_nodes, bool)

@@ -22,7 +22,14 @@ from engine.core.arrivals import Arrivals
 from engine.core.special import log_rising
 from engine.core.state import clone
 from engine.experiments import table_figure
-from engine.models.bigram import kernels
+from engine.models.bigram.kernels import token_moves
+from engine.models.bigram.kernels.customers import customer_returns
+from engine.models.bigram.kernels.layout import (ALL_TABLES, CUSTOMERS, END, LENGTH, LEX_CAPACITY,
+                                                 LIVE_WORDS, MIN_CAPACITY, OCC_NEXT, PAIR_CAPACITY,
+                                                 PAIR_TOP, REP, SLOT_KEY, TABLES, TOKENS, WORDS,
+                                                 WORD_AT, WORD_ENDING, WORD_TOP, seating_of,
+                                                 BigramState)
+from engine.models.bigram.kernels.scoring import log_likelihood, reseat_sweep, seat_corpus
 from engine.models.bigram import sentence as bigram_sentence
 from engine.models.segmentation.populations import DEFAULT_PHI, BigramPopulation
 from engine.models.protocol import (ChainModel, CorpusModel, Lesson, Option, Population,
@@ -76,14 +83,15 @@ class BigramModel(SegmentationModel):
     trace_labels = {**SegmentationModel.trace_labels, "tables": "tables (bigram restaurants)"}
     loglik_label = "log p(corpus, segmentation, seating)"
     populations = ("particle",)
+    particle_cost = 5.0  # its particles' restaurants of bigrams: several unigram particles' work
     particle_options = (
         Option("phi", "--phi", float, DEFAULT_PHI,
                "φ, the learned lexical model's Dirichlet parameter on symbols (the particle "
                "filter's base replaces the fixed one: --p-boundary is unused)", 1e-9, 1e9),
     )
     order = 2
-    state_class = kernels.BigramState
-    kernel_modules = (kernels, bigram_sentence)
+    state_class = BigramState
+    kernel_modules = (token_moves, bigram_sentence)
 
     @classmethod
     def tiny(cls):
@@ -119,12 +127,12 @@ class BigramModel(SegmentationModel):
         n_ids, n_pairs = t + 1, t + u  # every word token distinct; every customer its own pair
         seating = seats.new_seating(self.seating, n_pairs, n_pairs, 2 * t)
         word = np.zeros((n_ids, 6), np.int64)
-        word[:, kernels.REP] = -1
+        word[:, REP] = -1
         counts = np.zeros(7, np.int64)
-        counts[kernels.WORD_TOP], counts[kernels.PAIR_TOP] = n_ids - 1, n_pairs
-        counts[kernels.LEX_CAPACITY] = counts[kernels.PAIR_CAPACITY] = kernels.MIN_CAPACITY
+        counts[WORD_TOP], counts[PAIR_TOP] = n_ids - 1, n_pairs
+        counts[LEX_CAPACITY] = counts[PAIR_CAPACITY] = MIN_CAPACITY
         lexicon, pairs = empty_table(n_ids), empty_table(n_pairs)
-        return kernels.BigramState(
+        return BigramState(
             chars=self.chars, final=self.final, utt_start=self.utt_start,
             site_pos=self.site_pos, site_of=self.site_of, prefix=self.prefix, power=self.power,
             base=self.base, params=np.array([self.alpha0, self.alpha1]), bound=bound,
@@ -146,7 +154,7 @@ class BigramModel(SegmentationModel):
         read from a file always gets the same seating)."""
         state = self.empty_state(self.checked_bound(bound))
         rng = np.random.default_rng(REBUILD_SEED) if rng is None else rng
-        kernels.seat_corpus(rng, state)
+        seat_corpus(rng, state)
         return state
 
     def rebuilt_state(self, state):
@@ -191,7 +199,7 @@ class BigramModel(SegmentationModel):
         return total - log_rising(self.alpha0, sum(dish_tables.values()))
 
     def loglik_running(self, state):
-        return kernels.log_likelihood(state)
+        return log_likelihood(state)
 
     def exact_log_marginal(self, bound):
         """log P(segmentation) summed over every seating (small corpora only: the sum runs over
@@ -219,9 +227,9 @@ class BigramModel(SegmentationModel):
         return top + math.log(sum(math.exp(x - top) for x in terms))
 
     def scalars(self, state):
-        return {"words": int(state.counts[kernels.WORDS]),
-                "word_types": int(state.counts[kernels.LIVE_WORDS]),
-                "tables": int(state.counts[kernels.ALL_TABLES])}
+        return {"words": int(state.counts[WORDS]),
+                "word_types": int(state.counts[LIVE_WORDS]),
+                "tables": int(state.counts[ALL_TABLES])}
 
     def counts(self, state):
         """The running counts in a canonical form: per word its tokens' starts, its customers as
@@ -229,21 +237,21 @@ class BigramModel(SegmentationModel):
         words = {}
         for w in self.live_ids(state):
             text = self.word_text(state, w)
-            words[text] = (int(state.word[w, kernels.TOKENS]), self.occurrences(state, w),
-                           int(state.word[w, kernels.CUSTOMERS]),
-                           int(state.word[w, kernels.TABLES]))
+            words[text] = (int(state.word[w, TOKENS]), self.occurrences(state, w),
+                           int(state.word[w, CUSTOMERS]),
+                           int(state.word[w, TABLES]))
         segmentation, groups = self.customers_by_pair(state), self.groups_by_pair(state)
         group = state.seat_group
         pairs = {pair: (len(segmentation.get(pair, ())),
                         int(group[g, seats.CUSTOMERS]), int(group[g, seats.TABLES]),
-                        tuple(seats.table_sizes(kernels.seating_of(state), g)))
+                        tuple(seats.table_sizes(seating_of(state), g)))
                  for pair, g in groups.items()}
         pairs.update({pair: (len(customers), 0, 0, ()) for pair, customers in
                       segmentation.items() if pair not in groups})
         return {"words": words, "pairs": pairs,
-                "tables": int(state.counts[kernels.ALL_TABLES]),
-                "tokens": int(state.counts[kernels.WORDS]),
-                "live_words": int(state.counts[kernels.LIVE_WORDS])}
+                "tables": int(state.counts[ALL_TABLES]),
+                "tokens": int(state.counts[WORDS]),
+                "live_words": int(state.counts[LIVE_WORDS])}
 
     def formulas(self):
         """The HDP bigram model (Goldwater et al. 2009, §5) as the engine implements it, with
@@ -275,25 +283,25 @@ class BigramModel(SegmentationModel):
 
     def seating_bytes(self, state):
         """Bytes the seating representation needs now (engine.core.seating.bytes_in_use)."""
-        return seats.bytes_in_use(kernels.seating_of(state))
+        return seats.bytes_in_use(seating_of(state))
 
     # --- reading a state ----------------------------------------------------------------------
     def live_ids(self, state):
         """The ids of the words with tokens, and `$`."""
-        return [kernels.END] + list(np.flatnonzero(state.word[:, kernels.TOKENS] > 0))
+        return [END] + list(np.flatnonzero(state.word[:, TOKENS] > 0))
 
     def word_text(self, state, w):
-        if w == kernels.END:
+        if w == END:
             return "$"
-        x, length = state.word[w, kernels.REP], state.word[w, kernels.LENGTH]
+        x, length = state.word[w, REP], state.word[w, LENGTH]
         return "".join(self.alphabet[c] for c in self.chars[x:x + length])
 
     def occurrences(self, state, w):
         """The sorted starts on id w's occurrence list."""
-        out, x = [], int(state.word[w, kernels.REP])
+        out, x = [], int(state.word[w, REP])
         while x >= 0:
             out.append(x)
-            x = int(state.occ[kernels.OCC_NEXT, x])
+            x = int(state.occ[OCC_NEXT, x])
         return sorted(out)
 
     def customers_by_pair(self, state):
@@ -316,7 +324,7 @@ class BigramModel(SegmentationModel):
 
     def tables_by_pair(self, state):
         """{(context, word): sorted table sizes} from the seating."""
-        seating = kernels.seating_of(state)
+        seating = seating_of(state)
         return {pair: seats.table_sizes(seating, g)
                 for pair, g in self.groups_by_pair(state).items()}
 
@@ -332,15 +340,15 @@ class BigramModel(SegmentationModel):
         seating."""
         total = np.zeros(len(state.word))
         for _ in range(samples):
-            kernels.reseat_sweep(rng, state)
-            total += state.word[:, kernels.TABLES]
+            reseat_sweep(rng, state)
+            total += state.word[:, TABLES]
         return {self.word_text(state, w): total[w] / samples for w in self.live_ids(state)
-                if w != kernels.END}
+                if w != END}
 
     def tables_per_word(self, state):
         """{word: t_w} over the words with tables (the note's Fig. 2, circles)."""
-        return {self.word_text(state, w): int(state.word[w, kernels.TABLES])
-                for w in self.live_ids(state) if state.word[w, kernels.TABLES] > 0}
+        return {self.word_text(state, w): int(state.word[w, TABLES])
+                for w in self.live_ids(state) if state.word[w, TABLES] > 0}
 
 
 def seat_at_tables(state, customers, sizes):
@@ -350,27 +358,26 @@ def seat_at_tables(state, customers, sizes):
     for size in sizes:
         first = next(it)
         context, word = customer_pair(state, first)
-        kernels.customer_returns(state, context, word, first, 1, -1)
-        table = seats.table_of(kernels.seating_of(state), first)
+        customer_returns(state, context, word, first, 1, -1)
+        table = seats.table_of(seating_of(state), first)
         for k in range(2, size + 1):
-            kernels.customer_returns(state, context, word, next(it), k, table)
+            customer_returns(state, context, word, next(it), k, table)
 
 
 def customer_pair(state, c):
     """(context id, dish id) of customer c in a state whose tokens are counted."""
     t = state.chars.shape[0]
     if c >= t:  # the `$` after the word ending at c − t
-        return state.occ[kernels.WORD_ENDING, c - t], kernels.END
-    before = kernels.END if c == 0 or state.final[c - 1] else state.occ[kernels.WORD_ENDING,
-                                                                           c - 1]
-    return before, state.occ[kernels.WORD_AT, c]
+        return state.occ[WORD_ENDING, c - t], END
+    before = END if c == 0 or state.final[c - 1] else state.occ[WORD_ENDING, c - 1]
+    return before, state.occ[WORD_AT, c]
 
 
 def empty_table(n_items):
     """A keyed_lists table for up to n_items entries at load ≤ 1/2."""
-    table = np.zeros((3, max(kernels.MIN_CAPACITY, 1 << int(2 * n_items).bit_length())),
+    table = np.zeros((3, max(MIN_CAPACITY, 1 << int(2 * n_items).bit_length())),
                      np.int64)
-    table[kernels.SLOT_KEY] = -1
+    table[SLOT_KEY] = -1
     return table
 
 

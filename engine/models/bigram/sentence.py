@@ -23,11 +23,14 @@ from engine.core.draw import draw_log_weights
 from engine.core.jit import kernel
 from engine.core import seating as seats
 from engine.kernels import interface
-from engine.models.bigram.kernels import (ALL_TABLES, ALPHA0, ALPHA1, BASE, CUSTOMERS, END,
-                                          LOG_BASE, TABLES, WORD_AT, add_token, customer_arrives,
-                                          customer_leaves, customer_returns, customer_unarrives,
-                                          implements, inline, left_context, predictive,
-                                          remove_token, seating_of, word_id)
+from engine.core.jit import inline
+from engine.models.bigram.kernels.customers import (customer_arrives, customer_leaves,
+                                                    customer_returns, customer_unarrives,
+                                                    predictive)
+from engine.models.bigram.kernels.layout import (ALL_TABLES, ALPHA0, ALPHA1, BASE, CUSTOMERS, END,
+                                                 LOG_BASE, TABLES, WORD_AT, implements, seating_of)
+from engine.models.bigram.kernels.lexicon import add_token, remove_token, word_id
+from engine.models.bigram.kernels.neighbours import left_context
 from engine.models.segmentation.sites import word_end, word_start
 
 # rows of BigramState.journal

@@ -15,8 +15,8 @@ from engine.core.jit import inline, kernel
 from engine.core.special import log_gamma_digamma
 from engine.kernels import interface
 from engine.kernels.forward_backward import backward_expectations, best_path
-from engine.models.hmm.kernels import (ALPHA, ALPHA_EMIT, DECODE, VITERBI, implements,
-                                       next_state, prev_state)
+from engine.models.hmm.kernels.layout import ALPHA, ALPHA_EMIT, DECODE, VITERBI, implements
+from engine.models.hmm.kernels.neighbours import next_state, prev_state
 from engine.models.hmm.sentence import backward_sample, forward_filter, longest_sentence
 
 

@@ -13,7 +13,10 @@ from datasets.builtin import tagged_builtin
 from datasets.tagged import AUTO, FORMATS, format_wordtag, load_tagged
 from engine.core.dirichlet import zero_count_table
 from engine.core.state import clone
-from engine.models.hmm import kernels
+from engine.models.hmm.kernels import scoring, token_moves, type_blocks
+from engine.models.hmm.kernels.layout import DECODINGS, HmmState
+from engine.models.hmm.kernels.neighbours import build_type_index
+from engine.models.hmm.kernels.scoring import count_all, log_likelihood
 from engine.models.hmm import estimators as hmm_estimators
 from engine.models.hmm import sentence as hmm_sentence
 from engine.scoring.metrics import confusion, tagging_scores
@@ -68,7 +71,7 @@ class HmmModel(ModelBase):
         Option("decode", "--decode", str, "posterior",
                "how EM and variational Bayes tag the corpus from their parameters: posterior "
                "(each token's most probable state) or viterbi (the most probable tagging)",
-               choices=tuple(kernels.DECODINGS)),
+               choices=tuple(DECODINGS)),
         Option("format", "--format", str, AUTO,
                "the corpus format: auto (told from the text), conllu (UPOS), conllu-xpos, "
                "wordtag (word/TAG, a sentence per line) or wordtag-lines (word TAG per line)",
@@ -83,8 +86,8 @@ class HmmModel(ModelBase):
                     "vi": "variation of information (bits)", "states_used": "states used"}
     loglik_label = "log p(tags, words)"
     order = 2
-    state_class = kernels.HmmState
-    kernel_modules = (kernels, hmm_sentence, hmm_estimators)
+    state_class = HmmState
+    kernel_modules = (scoring, token_moves, type_blocks, hmm_sentence, hmm_estimators)
     lowercased = False  # whether build lowercased the corpus's words
 
     @classmethod
@@ -112,8 +115,8 @@ class HmmModel(ModelBase):
             raise ValueError(f"the number of states K must be a whole number from 2 to 1,000 "
                              f"(got {n_states})")
         check_prior(alpha, alpha_emit)
-        if decode not in kernels.DECODINGS:
-            raise ValueError(f"the decoding must be one of {', '.join(kernels.DECODINGS)} "
+        if decode not in DECODINGS:
+            raise ValueError(f"the decoding must be one of {', '.join(DECODINGS)} "
                              f"(got {decode!r})")
         self.decode = decode
         self.sentences = tuple(tuple(s) for s in sentences)
@@ -173,10 +176,10 @@ class HmmModel(ModelBase):
             raise ValueError(f"a tagging must give every token a state from 1 to {self.n_states}")
         k1, n, v = self.n_states + 1, self.n_sites, len(self.vocabulary)
         capacity = 1 << max(4, int(2 * n).bit_length())
-        state = kernels.HmmState(
+        state = HmmState(
             words=self.words, tag=tags, first=self.first, last=self.last,
             sent_start=self.sent_start,
-            params=np.array([self.alpha, self.alpha_emit, kernels.DECODINGS[self.decode]]),
+            params=np.array([self.alpha, self.alpha_emit, DECODINGS[self.decode]]),
             gammas=np.stack([zero_count_table(self.alpha), zero_count_table(self.alpha_emit)]),
             trans=np.zeros((k1, k1), np.int64), trans_total=np.zeros(k1, np.int64),
             emit=np.zeros((k1, v), np.int64), emit_total=np.zeros(k1, np.int64),
@@ -185,7 +188,7 @@ class HmmModel(ModelBase):
             slot_key=np.full(capacity, -1, np.int64), slot_head=np.full(capacity, -1, np.int64),
             slot_size=np.zeros(capacity, np.int64), site_next=np.full(n, -1, np.int64),
             site_prev=np.full(n, -1, np.int64), typed=np.zeros(1, np.uint8))
-        kernels.count_all(state)
+        count_all(state)
         return state
 
     def state_from_values(self, values):
@@ -197,11 +200,11 @@ class HmmModel(ModelBase):
 
     def loglik(self, state):
         """Exact log p(z, w), recounted from the tags alone."""
-        return kernels.log_likelihood(self.state_from_tags(state.tag))
+        return log_likelihood(self.state_from_tags(state.tag))
 
     def loglik_running(self, state):
         """The same from the state's running counts."""
-        return kernels.log_likelihood(state)
+        return log_likelihood(state)
 
     def measures(self, state):
         """The four tagging measures against the gold tags ({} without gold)."""
@@ -221,7 +224,7 @@ class HmmModel(ModelBase):
         when the state does not keep it)."""
         if not state.typed[0]:
             state = self.clone_state(state)
-            kernels.build_type_index(state)
+            build_type_index(state)
         index = {}
         for slot in np.flatnonzero(state.slot_key >= 0):
             tokens, x = [], state.slot_head[slot]

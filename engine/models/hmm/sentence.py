@@ -15,9 +15,10 @@ from engine.core.draw import draw_weights
 from engine.core.jit import kernel
 from engine.core.special import total
 from engine.kernels import interface, sentence
-from engine.models.hmm.kernels import (ALPHA, ALPHA_EMIT, add_emission, add_trans, file_under,
-                                       implements, next_state, prev_state, refresh_den, type_key,
-                                       unfile_site)
+from engine.models.hmm.kernels.counts import add_emission, add_trans, refresh_den
+from engine.models.hmm.kernels.layout import ALPHA, ALPHA_EMIT, implements
+from engine.models.hmm.kernels.neighbours import (file_under, next_state, prev_state, type_key,
+                                                  unfile_site)
 
 # A running product of probabilities moves into its log once below this. One factor (a
 # transition and an emission) is at least about (α / N)(α′ / N) — 1e-27 even for α = α′ = 1e-9

@@ -16,7 +16,11 @@ import numpy as np
 from datasets import trees as treebank
 from datasets.text import read_text
 from engine.core.state import clone
-from engine.models.ptsg import kernels, sentence
+from engine.models.ptsg import sentence
+from engine.models.ptsg.kernels import site_moves, type_blocks, weights
+from engine.models.ptsg.kernels.counts import count_all
+from engine.models.ptsg.kernels.keys import fill_keys
+from engine.models.ptsg.kernels.layout import CORPUS_FIELDS, TINY_LOG, PtsgState
 from engine.models.ptsg.grammar import posterior_grammar
 from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Output,
                                     Presentation, SiteView)
@@ -37,7 +41,7 @@ def log_rising_tiny(log_a, k):
     if k == 0:
         return 0.0
     a = math.exp(log_a)
-    if a == 0.0 or log_a < kernels.TINY_LOG:
+    if a == 0.0 or log_a < TINY_LOG:
         return log_a + math.lgamma(k)
     return math.lgamma(a + k) - math.lgamma(a)
 
@@ -45,7 +49,7 @@ def log_rising_tiny(log_a, k):
 class Packed:
     """Binarised trees in flat arrays (preorder, tree after tree) with the treebank's PCFG.
 
-    Attributes: labels, rules (their names, by id), the node arrays of ``kernels.PtsgState``'s
+    Attributes: labels, rules (their names, by id), the node arrays of ``PtsgState``'s
     corpus part, tree_start (int64[T + 1]) and, per rule, its log probability.
     """
 
@@ -70,7 +74,7 @@ class Packed:
         for tree in trees:
             visit(tree, -1)
             self.tree_start.append(len(parent))
-        # the links between nodes and sites in 32 bits (kernels.PtsgState's notes)
+        # the links between nodes and sites in 32 bits (PtsgState's notes)
         self.parent = np.array(parent, dtype=np.int32)
         self.left = np.array(left, dtype=np.int32)
         self.right = np.array(right, dtype=np.int32)
@@ -144,8 +148,8 @@ class PtsgModel(ModelBase):
                     "fragments": "fragments in use", "mean_size": "mean fragment size (rules)"}
     loglik_label = "log p(fragments)"
     order = 3
-    state_class = kernels.PtsgState
-    kernel_modules = (kernels, sentence)
+    state_class = PtsgState
+    kernel_modules = (site_moves, type_blocks, weights, sentence)
 
     @classmethod
     def build(cls, path=None, **options):
@@ -206,7 +210,7 @@ class PtsgModel(ModelBase):
         # in one process on GUM: docs/benchmarks.md)
         slots = 1 << max(4, n_nodes.bit_length())
         largest = int(np.diff(self.packed.tree_start).max())
-        state = kernels.PtsgState(
+        state = PtsgState(
             **corpus, cut=cut, h_in=np.zeros(n_nodes, np.int64), mu_in=np.zeros(n_nodes),
             slot_key=np.full(slots, -1, np.int64), slot_head=np.full(slots, -1, np.int64),
             slot_size=np.zeros(slots, np.int64), item_next=np.full(n_nodes, -1, np.int32),
@@ -219,8 +223,8 @@ class PtsgModel(ModelBase):
             stack=np.zeros(n_nodes + 2, np.int64),
             pattern_key=np.zeros(largest * sentence.WIDTH, np.int64),
             tree_stack=np.zeros(3 * largest, np.int64))
-        kernels.fill_keys(state)
-        kernels.count_all(state)
+        fill_keys(state)
+        count_all(state)
         return state
 
     def new_state(self, rng, eta=None):
@@ -232,7 +236,7 @@ class PtsgModel(ModelBase):
         return self.state_from_values((rng.random(self.n_sites) < eta).astype(np.uint8))
 
     def clone_state(self, state):
-        return clone(state, shared=kernels.CORPUS_FIELDS)
+        return clone(state, shared=CORPUS_FIELDS)
 
     def values(self, state):
         return state.cut[self.packed.site_node]

@@ -23,8 +23,11 @@ import numpy as np
 
 from engine.core.draw import draw_log_weights
 from engine.kernels import interface, sentence
-from engine.models.ptsg.kernels import (FRONTIER, NO_CHILD, count_of, file_fragment, implements,
-                                        inline, log_term, node_key, own_key)
+from engine.core.jit import inline
+from engine.models.ptsg.kernels.counts import count_of, file_fragment
+from engine.models.ptsg.kernels.keys import node_key, own_key
+from engine.models.ptsg.kernels.layout import FRONTIER, NO_CHILD, implements
+from engine.models.ptsg.kernels.weights import log_term
 
 DEPTH = 3  # the counts' part of q covers fragments this deep (a node and two levels below)
 OFFSET = (0, 0, 1, 5)  # where the patterns of depth 1, 2, 3 start in a node's row

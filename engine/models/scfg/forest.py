@@ -17,7 +17,7 @@ monotone or inverted chain: any longer edge is covered by a split), and otherwis
 of its maximal proper sub-nodes, taken greedily left to right (they are disjoint then). Words
 set aside are put back as terminals of the lowest node whose span holds them; words at the
 sentence's edges, outside every tight span, belong to the root, whose rule spans the whole pair.
-``tests/unit/test_forest.py`` checks all of it against the definitions by brute force.
+``tests/engine/models/scfg/test_forest.py`` checks all of it against the definitions by brute force.
 """
 import itertools
 from dataclasses import dataclass

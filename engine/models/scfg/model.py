@@ -1,6 +1,6 @@
 """SCFG rules from phrase decomposition forests (Peng & Gildea 2014): a corpus of word-aligned
 sentence pairs, each pair's forest (``forest.py``) packed into the flat arrays of
-``kernels.ScfgState``; the chain picks a tree in every forest and cuts it into composed rules,
+``ScfgState``; the chain picks a tree in every forest and cuts it into composed rules,
 each drawn from G ~ DP(α, P₀) with P₀(r) = V_f^−|r_f| V_e^−|r_e| (eqs. 2–4).
 
 A rule is written as Hiero writes it: ``我 [X,1] 有 [X,2] ||| have a [X,2] with [X,1]``, its
@@ -23,9 +23,14 @@ from engine.core import hash_table
 from engine.core.state import clone
 from engine.core.word_hash import fill_prefix_hashes
 from engine.models.protocol import (ChainModel, CorpusModel, ModelBase, Option, Output,
-                                    Presentation, SiteView)
+                                    Presentation, Shards, SiteView)
 from engine.models.registry import register
-from engine.models.scfg import kernels, pitman_yor, seating
+from engine.models.scfg import pitman_yor, seating
+from engine.models.scfg.kernels import (structure, token_cut, trees, type_blocks, type_sites,
+                                        type_weights)
+from engine.models.scfg.kernels.layout import (CLASS_SHIFT, CORPUS_FIELDS, FLOAT_ROWS, LONGEST,
+                                               ScfgState, WORD_CODE, WORK_ROWS)
+from engine.models.scfg.kernels.edge import edge_log_weights
 from engine.models.scfg.forest import corpus_forests, refuse_without_phrase_pairs
 
 ALPHA = 5.0  # §5.1: α = 5 for every rule size, DP and Pitman-Yor alike
@@ -73,7 +78,7 @@ class ScfgModel(ModelBase):
 
     name = "scfg"
     aliases = ("forests", "peng-gildea")
-    roles = (ChainModel, Presentation, CorpusModel)
+    roles = (ChainModel, Presentation, CorpusModel, Shards)
     label = "SCFG rules from forests"
     summary = ("Peng & Gildea's model: word-aligned sentence pairs, each with its forest of "
                "phrase-pair trees; the chain picks a tree and cuts it into composed SCFG rules, "
@@ -109,8 +114,8 @@ class ScfgModel(ModelBase):
                     "mean_size": "mean rule size (phrase pairs)"}
     loglik_label = "log p(rules)"
     order = 4
-    state_class = kernels.ScfgState
-    kernel_modules = (kernels,)
+    state_class = ScfgState
+    kernel_modules = (token_cut, structure, type_sites, type_blocks, type_weights)
 
     @classmethod
     def build(cls, path=None, alignments=None, **options):
@@ -164,7 +169,7 @@ class ScfgModel(ModelBase):
         self.pair_start = np.concatenate([[0], self.arrays["pair_root"] + 1])
 
     def _pack(self, deg):
-        """The corpus part of the state (``kernels.CORPUS_FIELDS``)."""
+        """The corpus part of the state (``CORPUS_FIELDS``)."""
         offsets = np.cumsum([0] + [fo.n_nodes for fo in self.forests])
         edge_offsets = np.cumsum([0] + [fo.n_edges for fo in self.forests])
         span, edge_start, tail_start, tails = [], [0], [0], []
@@ -195,19 +200,19 @@ class ScfgModel(ModelBase):
             log_pois=self._log_pois(), log_stirling=np.zeros((1, 1)))
 
     def _log_pois(self):
-        """log Poisson(l; λ) of every rule length (``kernels.log_pois``; [0.0]: the DP)."""
+        """log Poisson(l; λ) of every rule length (``log_pois``; [0.0]: the DP)."""
         if not self.pitman_yor:
             return np.zeros(1)
-        lengths = np.arange(kernels.LONGEST + 1)
+        lengths = np.arange(LONGEST + 1)
         return np.array([l * math.log(self.poisson) - self.poisson - math.lgamma(l + 1)
                          for l in lengths])
 
     @staticmethod
     def _prefixes(sentences):
         """(start of each sentence's prefix hashes, the hashes) of one side, its words coded by
-        first appearance plus kernels.WORD_CODE; each sentence's hashes start from 0."""
+        first appearance plus WORD_CODE; each sentence's hashes start from 0."""
         codes = {}
-        chars = np.array([codes.setdefault(w, len(codes)) + kernels.WORD_CODE
+        chars = np.array([codes.setdefault(w, len(codes)) + WORD_CODE
                           for sentence in sentences for w in sentence], dtype=np.int32)
         lengths = np.array([len(s) for s in sentences], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
@@ -243,7 +248,7 @@ class ScfgModel(ModelBase):
         """A state of these edges and cuts (its trees and index built)."""
         n, z = self.n_nodes, max(fo.n_nodes for fo in self.forests)
         capacity = 1 << max(4, int(2 * n - 1).bit_length())
-        state = kernels.ScfgState(
+        state = ScfgState(
             **self.arrays, edge=edge.astype(np.int64), cut=cut.astype(np.uint8),
             up=np.full(n, -1, np.int64), key=np.zeros(n, np.int64),
             logp0=np.zeros(n, np.float64),
@@ -258,21 +263,21 @@ class ScfgModel(ModelBase):
             sym=np.zeros((n, 2), np.int64), seen=np.zeros(n, np.int64),
             clock=np.zeros(1, np.int64), u=np.zeros(n, np.uint8),
             shard=np.array([0, len(self.forests)], np.int64), **self._work_arrays(n, z))
-        kernels.recount(state)
+        trees.recount(state)
         return state
 
     def _work_arrays(self, n, z):
-        """The state's two work arrays (``kernels.ScfgState``: their rows are named there):
+        """The state's two work arrays (``ScfgState``: their rows are named there):
         the walks', the edge step's and TYPE's work, and exact seating's tables and worlds."""
         width, worlds = 2 * z + 1, 0
         if self.exact_seating:
             worlds = n + 2 * z + 8
             width = max(width, worlds, len(self.arrays["log_pois"]), n + z + 2)
-        return dict(work_i=np.zeros((kernels.WORK_ROWS, width), np.int64),
-                    work_f=np.zeros((worlds + kernels.FLOAT_ROWS, width)))
+        return dict(work_i=np.zeros((WORK_ROWS, width), np.int64),
+                    work_f=np.zeros((worlds + FLOAT_ROWS, width)))
 
     def clone_state(self, state):
-        return clone(state, shared=kernels.CORPUS_FIELDS)
+        return clone(state, shared=CORPUS_FIELDS)
 
     def values(self, state):
         """The analysis, canonical over (trees, cuts on them): each site's cut (−1 off the
@@ -296,7 +301,7 @@ class ScfgModel(ModelBase):
     def rebuilt_state(self, state):
         return self._state(state.edge.copy(), state.cut.copy())
 
-    # --- shards of the parallel sampler (engine.parallel, §4.2) ----------------------------------
+    # --- the Shards role: the parallel sampler's (engine.samplers.parallel, §4.2) ------------
     def shard_weights(self):
         """The work of each pair: its forest's nodes (a ValueError under exact seating, which
         the parallel sampler's merged counts cannot keep)."""
@@ -321,7 +326,7 @@ class ScfgModel(ModelBase):
             return 0
         start, end = self.pair_start[lo], self.pair_start[hi]
         edge, cut = values
-        return int(kernels.install(state, start, edge[start:end], cut[start:end]))
+        return int(trees.install(state, start, edge[start:end], cut[start:end]))
 
     # --- probabilities --------------------------------------------------------------------------
     def loglik_running(self, state):
@@ -332,7 +337,7 @@ class ScfgModel(ModelBase):
         if self.pitman_yor:
             keys = state.slot_key[live]
             return pitman_yor.log_probability(
-                keys >> kernels.CLASS_SHIFT, state.slot_size[live].astype(np.int64),
+                keys >> CLASS_SHIFT, state.slot_size[live].astype(np.int64),
                 state.logp0[state.slot_head[live]], self.alpha, self.discount,
                 self.arrays["log_pois"])
         total = 0.0
@@ -458,7 +463,7 @@ class ScfgModel(ModelBase):
         its probability with and without the deg(v) factor. A list of dicts, one an edge."""
         deg = int(self.arrays["edge_start"][n + 1] - self.arrays["edge_start"][n])
         rules, degs = np.zeros(deg), np.zeros(deg)
-        kernels.edge_log_weights(state, n, rules, degs)
+        edge_log_weights(state, n, rules, degs)
         with_deg, without = (np.exp(x - x.max()) / np.exp(x - x.max()).sum()
                              for x in (rules + degs, rules))
         root = n

@@ -11,9 +11,9 @@ import numpy as np
 
 from engine.core.hash_table import EMPTY
 from engine.core.substrings import number_substrings, occurrences
-from engine.models.bigram import particles as particles_bigram
+from engine.models.bigram.particles import layout as bigram_arrays, target as bigram_target
 from engine.models.segmentation.particle_arrays import ParticleCorpus, Reading
-from engine.models.usm import particles as particles_unigram
+from engine.models.usm.particles import layout as unigram_arrays, target as unigram_target
 from engine.models.usm import rejuvenation
 
 DEFAULT_PHI = 0.02
@@ -54,7 +54,7 @@ class SegmentationPopulation:
         if keep_segmentations and not self.rejuvenation_moves:
             raise ValueError("this model's particles take no rejuvenation moves")
         symbols = len(self.model.chars) if keep_segmentations else 0
-        return self.kernels.new_particles(n, self.n_symbols, symbols=symbols)
+        return self.arrays.new_particles(n, self.n_symbols, symbols=symbols)
 
     def copy(self, parts, sources, targets, read):
         """Copy particles (``read``: the observations read so far)."""
@@ -91,7 +91,7 @@ def _list_length(nexts, l, head):
 class UnigramPopulation(SegmentationPopulation):
     """The unigram model: α and ρ (the utterance-end prior), φ."""
 
-    kernels = particles_unigram
+    arrays, kernels = unigram_arrays, unigram_target  # the particles' layout and moves
     rejuvenation_moves = ("token", "type")
 
     def __init__(self, model, alpha, rho, phi=DEFAULT_PHI):
@@ -109,7 +109,7 @@ class UnigramPopulation(SegmentationPopulation):
     def warm(self):
         """Compile what a filter on a tiny corpus never reaches: growing the particles' arrays,
         and seating a given segmentation (a batch chain's start)."""
-        particles_unigram.grow(particles_unigram.new_particles(1, self.n_symbols, 1, 1), 2, 2)
+        unigram_arrays.grow(unigram_arrays.new_particles(1, self.n_symbols, 1, 1), 2, 2)
         self.seat(self.new(1, keep_segmentations=True), 0, self.model.final.copy(),
                   np.random.default_rng(0))
 
@@ -117,28 +117,28 @@ class UnigramPopulation(SegmentationPopulation):
         """Particle l (empty, keeping its segmentation) reads every utterance with the
         segmentation ``bound``, each word seated from its exact conditional; returns the
         particles (grown to hold it)."""
-        parts = particles_unigram.grow(parts, int(bound.sum()), int(bound.sum()))
-        particles_unigram.seat_segmentation(parts, l, self.corpus, self.params, bound,
-                                            rng.random(len(bound)),
-                                            np.empty(self.longest + 1, np.int64))
+        parts = unigram_arrays.grow(parts, int(bound.sum()), int(bound.sum()))
+        unigram_target.seat_segmentation(parts, l, self.corpus, self.params, bound,
+                                         rng.random(len(bound)),
+                                         np.empty(self.longest + 1, np.int64))
         return parts
 
     def make_room(self, parts, u):
         """Utterance u adds at most one word and one table per symbol."""
         n = self.length(u)
-        return particles_unigram.grow(parts, n, n)
+        return unigram_arrays.grow(parts, n, n)
 
     def buffers(self):
         """Work arrays for one thread (engine.models.usm.particles.UnigramWork)."""
         n = self.longest
-        return particles_unigram.UnigramWork(
+        return unigram_arrays.UnigramWork(
             lp=np.empty(n + 1), lq=np.empty(n * n), fwd=np.empty(n + 1), terms=np.empty(n + 1),
             starts=np.empty(n + 1, np.int64), uniforms=np.empty(n),
             bound=np.empty(len(self.model.chars), np.uint8))
 
     def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
-        particles_unigram.propagate(parts, lo, hi, self.corpus, u, self.params, uniforms, greedy,
-                                    buffers, Reading(log_inc, log_qo, bounds))
+        unigram_target.propagate(parts, lo, hi, self.corpus, u, self.params, uniforms, greedy,
+                                 buffers, Reading(log_inc, log_qo, bounds))
         x0 = self.model.utt_start[u]
         if parts.bound.shape[1]:
             parts.bound[lo:hi, x0:x0 + self.length(u)] = bounds[lo:hi]
@@ -170,21 +170,21 @@ class UnigramPopulation(SegmentationPopulation):
 
     def segment(self, parts, l, rng, buffers):
         """Particle l frozen, every utterance segmented by a draw from Q (uint8[T])."""
-        particles_unigram.segment_frozen(rng, parts, l, self.corpus, self.params, buffers)
+        unigram_target.segment_frozen(rng, parts, l, self.corpus, self.params, buffers)
         return buffers.bound
 
     def words_of(self, parts, l):
         """[(word, tokens, tables)] of particle l."""
         return [(self.word_text(parts.wtype[l, w]), int(parts.wcust[l, w]),
                  _list_length(parts.tnext, l, parts.whead[l, w]))
-                for w in range(int(parts.scal[l, particles_unigram.WORDS]))]
+                for w in range(int(parts.scal[l, unigram_arrays.WORDS]))]
 
 
 class BigramPopulation(SegmentationPopulation):
     """The bigram model: α₀ (the unigram restaurant), α₁ (each bigram restaurant), p$ (P₀′ of
     the utterance end `$`), φ."""
 
-    kernels = particles_bigram
+    arrays, kernels = bigram_arrays, bigram_target  # the particles' layout and moves
 
     def __init__(self, model, alpha0, alpha1, p_end, phi=DEFAULT_PHI):
         for name, value in (("α₀", alpha0), ("α₁", alpha1)):
@@ -200,32 +200,32 @@ class BigramPopulation(SegmentationPopulation):
         return 3 * self.length(u) + 2
 
     def warm(self):
-        particles_bigram.grow(particles_bigram.new_particles(1, self.n_symbols, 2, 1, 1), 2, 2, 2)
+        bigram_arrays.grow(bigram_arrays.new_particles(1, self.n_symbols, 2, 1, 1), 2, 2, 2)
 
     def make_room(self, parts, u):
         n = self.length(u)
-        return particles_bigram.grow(parts, n, n + 1, n + 1)
+        return bigram_arrays.grow(parts, n, n + 1, n + 1)
 
     def buffers(self):
         """Work arrays for one thread (engine.models.bigram.particles.BigramWork)."""
         n = self.longest
-        return particles_bigram.BigramWork(
+        return bigram_arrays.BigramWork(
             lp=np.empty(n + 1), slots=np.empty(n * n, np.int64), lp1=np.empty(n * n),
             a=np.empty(n * n), terms=np.empty(n + 1), starts=np.empty(n + 1, np.int64),
             uniforms=np.empty(n), bound=np.empty(len(self.model.chars), np.uint8))
 
     def propagate(self, parts, u, lo, hi, uniforms, greedy, buffers, log_inc, log_qo, bounds):
-        particles_bigram.propagate(parts, lo, hi, self.corpus, u, self.params, uniforms, greedy,
-                                   buffers, Reading(log_inc, log_qo, bounds))
+        bigram_target.propagate(parts, lo, hi, self.corpus, u, self.params, uniforms, greedy,
+                                buffers, Reading(log_inc, log_qo, bounds))
 
     def segment(self, parts, l, rng, buffers):
-        particles_bigram.segment_frozen(rng, parts, l, self.corpus, self.params, buffers)
+        bigram_target.segment_frozen(rng, parts, l, self.corpus, self.params, buffers)
         return buffers.bound
 
     def words_of(self, parts, l):
         """[(word, tokens, unigram tables)] of particle l (tokens: its customers as the word
         after another, `$` left out)."""
-        tokens = np.zeros(int(parts.scal[l, particles_bigram.WORDS]), np.int64)
+        tokens = np.zeros(int(parts.scal[l, unigram_arrays.WORDS]), np.int64)
         # a word's tokens are the customers it has in every bigram restaurant: its pairs' counts
         pairs = parts.pkey[l][parts.pkey[l] != EMPTY]
         slots = parts.pslot[l][parts.pkey[l] != EMPTY]

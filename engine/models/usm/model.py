@@ -10,7 +10,11 @@ import math
 import numpy as np
 
 from engine.core.state import clone
-from engine.models.usm import kernels
+from engine.models.usm.kernels import site_moves, token_moves, type_blocks
+from engine.models.usm.kernels.layout import (ALPHA0, BASE, ENDS, KEY, LEXICON, LEX_CAPACITY,
+                                              LEX_LIVE, LINEAR, LINEAR_MIN, MEMO_END, MIN_CAPACITY,
+                                              N_COUNTS, PAIRS, PAIR_CAPACITY, RHO, WORDS, UsmState)
+from engine.models.usm.kernels.scoring import count_all_words, log_likelihood
 from engine.models.usm import sentence as usm_sentence
 from engine.models.protocol import ChainModel, CorpusModel, Option, Population, Presentation
 from engine.models.registry import register
@@ -55,8 +59,8 @@ class UsmModel(SegmentationModel):
     aliases = ("unigram",)
     loglik_label = "log p(corpus, segmentation)"
     order = 1
-    state_class = kernels.UsmState
-    kernel_modules = (kernels, usm_sentence)
+    state_class = UsmState
+    kernel_modules = (site_moves, token_moves, type_blocks, usm_sentence)
 
     def __init__(self, texts, gold_bound=None, alpha0=20.0, p_boundary=0.5, rho=2.0):
         check_hyperparameters(alpha0, p_boundary, rho)
@@ -81,24 +85,24 @@ class UsmModel(SegmentationModel):
         t = len(self.chars)
         # the tables can hold every word and boundary of any segmentation at load ≤ 1/2; only
         # their first counts[…_CAPACITY] slots are used, doubling as they fill
-        capacity = max(kernels.MIN_CAPACITY, 1 << int(2 * t).bit_length())
+        capacity = max(MIN_CAPACITY, 1 << int(2 * t).bit_length())
         # α₀P₀ falls with the length (and base[0] = 0): the lengths worked linearly are 1 … this
-        linear = int(np.count_nonzero(self.base[kernels.BASE] >= kernels.LINEAR_MIN))
-        counts = np.zeros(kernels.N_COUNTS, np.int64)
-        counts[[kernels.LEX_CAPACITY, kernels.PAIR_CAPACITY]] = kernels.MIN_CAPACITY
-        counts[kernels.LINEAR] = linear
-        counts[kernels.MEMO_END] = -1
+        linear = int(np.count_nonzero(self.base[BASE] >= LINEAR_MIN))
+        counts = np.zeros(N_COUNTS, np.int64)
+        counts[[LEX_CAPACITY, PAIR_CAPACITY]] = MIN_CAPACITY
+        counts[LINEAR] = linear
+        counts[MEMO_END] = -1
         params_row = np.zeros(self.base.shape[1])  # UsmState.base's row PARAMS
-        params_row[[kernels.ALPHA0, kernels.RHO]] = self.alpha0, self.rho
+        params_row[[ALPHA0, RHO]] = self.alpha0, self.rho
         tables = np.zeros((9, capacity), np.int64)
-        tables[[kernels.LEXICON + kernels.KEY, kernels.PAIRS + kernels.KEY]] = -1  # empty slots
-        state = kernels.UsmState(
+        tables[[LEXICON + KEY, PAIRS + KEY]] = -1  # empty slots
+        state = UsmState(
             chars=self.chars, bound=bound, final=self.final, utt_start=self.utt_start,
             site_pos=self.site_pos32, site_of=self.site_of32, hashes=self.hashes,
             base=np.vstack([self.base, params_row]),
             tables=tables,
             links=np.full((4, t), -1, np.int32), counts=counts, removed=np.zeros(t, np.uint8))
-        kernels.count_all_words(state)
+        count_all_words(state)
         return state
 
     def clone_state(self, state):
@@ -107,15 +111,15 @@ class UsmModel(SegmentationModel):
     # --- likelihood and measures ----------------------------------------------------------------
     def loglik(self, state):
         """Exact log p(corpus, segmentation), recounted from the boundaries alone."""
-        return kernels.log_likelihood(self.state_from_bound(state.bound))
+        return log_likelihood(self.state_from_bound(state.bound))
 
     def loglik_running(self, state):
         """The same from the state's running counts (equal to ``loglik`` when they are right)."""
-        return kernels.log_likelihood(state)
+        return log_likelihood(state)
 
     def scalars(self, state):
-        return {"words": int(state.counts[kernels.WORDS]),
-                "word_types": int(state.counts[kernels.LEX_LIVE])}
+        return {"words": int(state.counts[WORDS]),
+                "word_types": int(state.counts[LEX_LIVE])}
 
     def formulas(self):
         """The unigram model (Goldwater et al. 2009, §3) and the equations TOKEN and TYPE use,
@@ -164,7 +168,7 @@ class UsmModel(SegmentationModel):
         word_ends = np.flatnonzero(state.bound) + 1
         lexicon = {}
         for key, head, count in zip(*keyed_slots(state.lex_key, state.lex_head, state.lex_count,
-                                                 state.counts[kernels.LEX_CAPACITY])):
+                                                 state.counts[LEX_CAPACITY])):
             end = word_ends[np.searchsorted(word_ends, head, side="right")]
             word = "".join(self.alphabet[c] for c in self.chars[head:end])
             if word in lexicon:
@@ -172,11 +176,11 @@ class UsmModel(SegmentationModel):
             lexicon[word] = (int(count), linked(head, state.occ_next, count))
         pairs = {}  # key → its entries' lists (entries of different types may share a key)
         for key, head, size in zip(*keyed_slots(state.pair_key, state.pair_head, state.pair_size,
-                                                state.counts[kernels.PAIR_CAPACITY])):
+                                                state.counts[PAIR_CAPACITY])):
             pairs.setdefault(int(key), []).append(linked(head, state.pair_next, size))
         pairs = {key: sorted(lists) for key, lists in pairs.items()}
         return {"lexicon": lexicon, "boundary_types": pairs,
-                "words": int(state.counts[kernels.WORDS]), "ends": int(state.counts[kernels.ENDS])}
+                "words": int(state.counts[WORDS]), "ends": int(state.counts[ENDS])}
 
 def keyed_slots(keys, heads, sizes, used):
     """(keys, heads, sizes) of the live slots among the first ``used`` of a keyed_lists table."""

@@ -30,9 +30,10 @@ import numpy as np
 from engine.core.draw import draw_log_weights, random_index, random_subset
 from engine.core.jit import inline, kernel
 from engine.core.special import log_binom, log_rising
-from engine.models.usm.particles import (ALPHA, CUSTOMERS, ENDS, RHO, find_word,
-                                         log_base_counting, open_table, pick_table, seat_word,
-                                         uncount, unseat_word)
+from engine.models.usm.particles.layout import ALPHA, CUSTOMERS, ENDS, RHO
+from engine.models.usm.particles.lexicon import find_word
+from engine.models.usm.particles.target import (log_base_counting, open_table, pick_table,
+                                                seat_word, uncount, unseat_word)
 
 PROPOSED, ACCEPTED, BLOCK_SITES, CHANGED = range(4)  # entries of the tally
 BLOCK_MAX = 64  # sites a TYPE block gathers at most (the first in corpus order after the pivot)

@@ -19,9 +19,12 @@ from engine.core.draw import draw_log_weights, draw_weights
 from engine.core.jit import kernel
 from engine.core.special import log_sum_exp
 from engine.kernels import interface, sentence
-from engine.models.usm.kernels import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, PARAMS, RHO, WORDS,
-                                       add_word, count_of, file_boundary, implements, inline,
-                                       is_boundary, log_word_weight, remove_word, unfile_boundary)
+from engine.core.jit import inline
+from engine.models.usm.kernels.indexes import (add_word, count_of, file_boundary, is_boundary,
+                                               remove_word, unfile_boundary)
+from engine.models.usm.kernels.layout import (ALPHA0, BASE, ENDS, LINEAR, LOG_BASE, PARAMS, RHO,
+                                              WORDS, implements)
+from engine.models.usm.kernels.word_probability import log_word_weight
 from engine.models.segmentation.sites import word_start
 
 # the chain rule's running product is folded into its log once it falls below this: one word's
