@@ -1,2 +1,3 @@
 """Benchmarks: ``python -m benchmarks`` prints the table of figures each issue must reach and
-writes it to docs/benchmarks.md. Benchmarks are not tests; they measure, they do not assert."""
+writes it to docs/benchmark-run.md (docs/benchmarks.md keeps the latest figures). Benchmarks are
+not tests; they measure, they do not assert."""
