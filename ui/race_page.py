@@ -1,5 +1,7 @@
-"""What the race lessons (Word segmentation, HMM tag trajectories) share: starting a Race from the
-sidebar's settings without losing the current one to a bad setting, and charts over time."""
+"""What the race lessons share: their sidebar (RaceSidebar), starting a Race from its settings
+without losing the current one to a bad setting, the metric row, and charts over time."""
+from dataclasses import dataclass
+
 import streamlit as st
 
 from engine.run import Race
@@ -149,3 +151,96 @@ def within_sites(picker, key, corpus):
     total = int(kind.unit_sizes(corpus).sum())
     return first_units(kind, corpus, kind.units_within(corpus, total, MAX_SITES),
                        "each sampler's chain holds the whole corpus")
+
+
+def fit_shown(settings, race, name="shown"):
+    """Setting ``name`` of a page's ``settings`` (a sampler whose view is shown) to a sampler
+    the race runs when it names one it does not (a link's, a race started since)."""
+    if st.session_state[settings.key(name)] not in race.runs:
+        settings.fit(name, next(iter(race.runs)), "this race does not run that sampler")
+
+
+def first_model(race):
+    """The model the race's chains sample (every chain samples the same)."""
+    return next(iter(race.runs.values())).model
+
+
+def sampler_metrics(race, value, detail):
+    """The race's metric row: a tile per chain headed "TYPE · pass 1,200", its value
+    ``value(run, last)`` and its help ``detail(run, last)``, ``last`` the chain's last trace
+    row."""
+    metric_row([(f"{label(name)} · pass {run.sweeps_done:,}", value(run, run.trace[-1]),
+                 detail(run, run.trace[-1])) for name, run in race.runs.items()])
+
+
+@dataclass(frozen=True)
+class RaceSidebar:
+    """The race lessons' sidebar, top to bottom: the preset, the corpus from ``picker`` (``cap``:
+    cut within MAX_SITES), the model (``choose_model()`` draws its widget and returns the class
+    chosen; else ``model_class``), the samplers it offers, η (``eta_label``, ``eta_help``), the
+    run's length (up to ``max_passes``), the seed, the model's ``options`` in an expander, TYPE's
+    skip approximation, the page's ``more()`` widgets, the share panel."""
+
+    picker: object
+    options: object
+    max_passes: int
+    eta_label: str
+    eta_help: str
+    model_class: type = None
+    choose_model: object = None
+    length_help: str = None
+    length_step: int = 50
+    cap: bool = True
+    model_settings: str = "Model settings"
+    expanded: bool = False
+    skip_help: str = SKIP_HELP
+    more: object = None
+
+    def draw(self, lesson):
+        """The widgets; returns (corpus, the model's hyperparameters)."""
+        with st.sidebar:
+            st.header("Settings")
+            lesson.settings.preset_picker()
+            corpus = self.picker.choose(lesson.prefix)
+            if self.cap:
+                corpus = within_sites(self.picker, lesson.prefix, corpus)
+            model_class = self.model_class if self.choose_model is None else self.choose_model()
+            st.multiselect("Samplers", offered(model_class.samplers), format_func=label,
+                           key=lesson.key("samplers"))
+            st.number_input(self.eta_label, 0.0, 1.0, step=0.1, key=lesson.key("eta"),
+                            help=self.eta_help)
+            length_input(lesson.prefix, "Passes per run", 1, self.max_passes,
+                         step=self.length_step, help=self.length_help)
+            seed_input(lesson.prefix)
+            with st.expander(self.model_settings, expanded=self.expanded):
+                hyperparameters = self.options.widgets(lesson.settings, model_class)
+            if "type" in model_class.samplers:
+                skip_checkbox(lesson.prefix, self.skip_help)
+            if self.more is not None:
+                self.more()
+            lesson.settings.share(self.picker.upload_note)
+        lesson.settings.save()
+        return corpus, hyperparameters
+
+
+def model_radio(lesson, models, help=None):
+    """The Model radio of a lesson racing several models ({name: class}); on a change the
+    chosen samplers the new model offers are kept (its own when none is left). Returns the
+    class chosen."""
+    def keep_offered():
+        model_class = models[lesson.value("model")]
+        kept = [name for name in lesson.value("samplers") if name in offered(model_class.samplers)]
+        st.session_state[lesson.key("samplers")] = kept or list(model_class.samplers)
+    st.radio("Model", list(models), format_func=lambda name: models[name].label,
+             key=lesson.key("model"), on_change=keep_offered, help=help)
+    return models[lesson.value("model")]
+
+
+def sampler_figure(last):
+    """The figure a chain's sampler adds to its metric's help: SENTENCE's acceptance rate or
+    TYPE's mean block size ("" when its last trace row has neither)."""
+    if last.get("mean_block_size", float("nan")) == last.get("mean_block_size"):
+        return f"; mean block {last['mean_block_size']:.2f} sites"
+    if last.get("acceptance", float("nan")) == last.get("acceptance"):
+        return f"; acceptance {last['acceptance']:.1%}"
+    return ""

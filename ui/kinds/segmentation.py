@@ -3,6 +3,7 @@ boundary or not). Its corpus picker (built in, a synthetic Zipf lexicon, or an u
 utterances drawn with their boundaries coloured against gold, and the Type blocks view."""
 import html
 
+import pandas as pd
 import streamlit as st
 
 from datasets.segmented import SEGMENTATION, SegmentedCorpus
@@ -49,6 +50,27 @@ def utterance_html(text, labels, marks=None, number=None):
             content = glyph if kind else "·"
         out.append(f"<span style='{style}'>{content}</span>")
     return f"<div style='{ROW_FONT} line-height:1.9'>{row_number(number)}{''.join(out)}</div>"
+
+
+def segmentation_panel(who, passes, model, state, first, count, table_key):
+    """The segmentation of chain ``who`` after ``passes`` passes, utterances first … first +
+    count − 1 (boundaries coloured against gold), beside its lexicon, each word marked when
+    the gold lexicon has it."""
+    last = min(first + count, len(model.texts))
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(f"**{who}'s segmentation after pass {passes:,}** "
+                    f"(utterances {first + 1}–{last})")
+        rows = [utterance_html(model.texts[u], model.boundary_labels(state, u), number=u + 1)
+                for u in range(first, last)]
+        st.markdown("".join(rows) + legend(), unsafe_allow_html=True)
+    with right:
+        lexicon = model.lexicon(state)
+        gold = set(model.gold_lexicon)
+        st.markdown(f"**{who}'s lexicon: {len(lexicon):,} words** (gold: {len(gold):,})")
+        table = pd.DataFrame({"word": list(lexicon), "count": list(lexicon.values())})
+        table["in gold lexicon"] = table.word.isin(gold)
+        st.dataframe(table, height=330, hide_index=True, key=table_key)
 
 
 # --- the corpus picker ------------------------------------------------------------------------
