@@ -93,6 +93,8 @@ class Lesson:
     start : ``start(corpus, config)``, what the settings start when they change, instead of
         chains of ``make_model``'s model (a page that plays something else); with ``reset()``,
         its Reset
+    controls : ``controls(race)``, the page's own controls instead of the playback's (Type
+        blocks: one TYPE move at a time; its Reset stores a new one)
     record_values : the chains keep every pass's values (the trajectory views read them): a
         bool, or ``record_values(corpus)``
     wording : the controls' words (ui.playback.Wording: "pass", or an estimator's "iteration")
@@ -109,6 +111,7 @@ class Lesson:
     tail: tuple = field(default_factory=tuple)
     start: Callable = None
     reset: Callable = None
+    controls: Callable = None
     record_values: object = False
     wording: playback.Wording = playback.RACE
     chosen: object = field(default=None, init=False)  # the sidebar's corpus of this run
@@ -168,7 +171,11 @@ class Lesson:
             lines = () if self.describe is None else self.describe(self.value("corpus"), race)
             for line in (lines,) if isinstance(lines, str) else lines:
                 st.caption(line)
-            playback.controls(self.prefix, on_reset=self.restart, wording=self.wording)
+            if self.controls is None:
+                playback.controls(self.prefix, on_reset=self.restart, wording=self.wording)
+            else:
+                self.controls(race)
+            race = self.race  # Reset made a new one
             for view in self.views:
                 self._show(view, race)
         for view in self.tail:

@@ -14,9 +14,10 @@ def read(path, **values):
 
 
 def show(markdown):
-    """Prose on the page, a block (text between blank lines) an element: a display formula
-    (``$$ … $$``) as st.latex, anything else as Markdown."""
-    for block in markdown.strip().split("\n\n"):
+    """Prose on the page, an element for each block between two blank lines (one blank line
+    parts paragraphs, as in any Markdown): a display formula (``$$ … $$``) as st.latex,
+    anything else as Markdown."""
+    for block in markdown.strip().split("\n\n\n"):
         if block.startswith("$$") and block.endswith("$$"):
             st.latex(block[2:-2].strip())
         else:

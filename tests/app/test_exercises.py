@@ -101,13 +101,13 @@ def test_toy_posterior_exercises(open_page):
 
 def ten_moves(at):
     at.button(key="tb_ten").click().run()
-    return list(reversed(at.session_state.tb["history"]))[:10]  # newest first → in order
+    return list(reversed(at.session_state.tb_race["history"]))[:10]  # newest first → in order
 
 
 def test_type_blocks_exercises(open_page):
     the, start, no_boundaries = open_exercises(open_page, "pages/type_blocks.py")
     the.button(key="tb_step").click().run()
-    lab = the.session_state.tb
+    lab = the.session_state.tb_race
     info, token = lab["move"]["info"], lab["token"]
     assert len(info.type_sites) == len(info.block) == 27 and len(info.conflicted) == 0
     assert info.drawn == 26 and len(info.changed) == 26

@@ -20,7 +20,7 @@ def test_the_toy_takes_a_type_move_on_type_blocks(open_page):
     at = open_page("pages/type_blocks.py", model="toy", toy_n=12)
     at.button(key="tb_step").click().run()
     assert not at.exception and not at.error
-    lab = at.session_state.tb
+    lab = at.session_state.tb_race
     info = lab["move"]["info"]
     assert lab["model"].n == 12 and len(info.block) == 12  # every copy has the one type
     rows = "".join(m.value for m in at.markdown if "line-height" in m.value)

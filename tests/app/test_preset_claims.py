@@ -431,7 +431,7 @@ def test_a_race_preset_shows_its_claim(open_page, page, prefix, label, claim):
 def test_the_type_blocks_preset_shows_one_block_of_the(open_page):
     at = opened(open_page, "pages/type_blocks.py", "One block of “the” (HMM)")
     at.button(key="tb_step").click().run()
-    lab = at.session_state.tb
+    lab = at.session_state.tb_race
     model, info = lab["model"], lab["move"]["info"]
     the = model.vocabulary.index("the")
     assert (model.words[info.block] == the).all()

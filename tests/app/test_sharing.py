@@ -56,7 +56,7 @@ def progress(at, prefix):
     """How far the page's run has gone: passes per chain, or TYPE moves on Type blocks."""
     state = at.session_state
     if prefix == "tb":
-        return state.tb["moves"]
+        return state.tb_race["moves"]
     if prefix == "race":  # chains in worker processes
         return state.race_race.sweeps()
     return {name: run.sweeps_done for name, run in state[f"{prefix}_race"].runs.items()}

@@ -28,13 +28,13 @@ def test_type_blocks_offers_the_ptsg_and_draws_its_move(open_page):
     at = open_page(TYPE_BLOCKS, model="ptsg")
     assert at.radio(key="tb_model").value == "ptsg"
     assert "Tree fragments (PTSG)" in at.radio(key="tb_model").options
-    lab = at.session_state.tb
+    lab = at.session_state.tb_race
     assert lab["model"].name == "ptsg"
     assert at.radio(key="tb_source").value == SMALL_CORPORA[0]
     assert len(lab["model"].trees) == at.slider(key="tb_size").value
     at.button(key="tb_step").click().run()
     assert not at.exception
-    lab = at.session_state.tb
+    lab = at.session_state.tb_race
     info = lab["move"]["info"]
     shown = {m.label: m.value for m in at.metric}
     # a fragment's brackets are longer than a metric shows: the type is written out whole
@@ -63,8 +63,8 @@ def test_type_blocks_offers_the_ptsg_and_draws_its_move(open_page):
     assert f"{scalars['fragments']:,} fragments in use, mean size" in status
 
     at.button(key="tb_ten").click().run()
-    assert not at.exception and at.session_state.tb["moves"] == 11
-    lab = at.session_state.tb
+    assert not at.exception and at.session_state.tb_race["moves"] == 11
+    lab = at.session_state.tb_race
     assert lab["model"].loglik_running(lab["state"]) == pytest.approx(
         lab["model"].loglik(lab["state"]), abs=1e-8)
     # every drawn tree has one fragment-root dot per cut node, as the state stands
@@ -101,7 +101,7 @@ def test_type_blocks_takes_scfg_moves_and_marks_their_rules(open_page):
     for _ in range(3):
         at.button(key="tb_step").click().run()
         assert not at.exception, [e.value for e in at.exception]
-    lab = at.session_state.tb
+    lab = at.session_state.tb_race
     info, model = lab["move"]["info"], lab["model"]
     assert " · " in lab["move"]["type"] and " ||| " in lab["move"]["type"]  # r₁ · r₂ + r₃
     rows = next(md.value for md in at.markdown if "[X,1]" in md.value and "‖" in md.value)

@@ -20,7 +20,7 @@ def test_before_any_move_the_page_invites_one(open_page):
 def test_a_type_move_shows_its_type_block_and_both_distributions(open_page):
     at = open_page(PAGE)
     at.button(key="tb_step").click().run()
-    lab = at.session_state.tb
+    lab = at.session_state.tb_race
     info = lab["move"]["info"]
     shown = metrics(at)
     w1, w2, _ = lab["model"].site_type(lab["state"], info.pivot)
@@ -40,7 +40,7 @@ def test_every_block_site_has_the_pivots_words(open_page):
     at = open_page(PAGE)
     for _ in range(5):
         at.button(key="tb_ten").click().run()
-    lab = at.session_state.tb
+    lab = at.session_state.tb_race
     model, state, move = lab["model"], lab["state"], lab["move"]
     for s in move["info"].type_sites:
         assert model.site_type(state, s) == model.site_type(state, move["info"].pivot)
@@ -50,14 +50,14 @@ def test_every_block_site_has_the_pivots_words(open_page):
 def test_reset_and_new_settings_start_over(open_page):
     at = open_page(PAGE)
     at.button(key="tb_ten").click().run()
-    assert at.session_state.tb["moves"] == 10
+    assert at.session_state.tb_race["moves"] == 10
     at.button(key="tb_reset").click().run()
-    assert at.session_state.tb["moves"] == 0
+    assert at.session_state.tb_race["moves"] == 0
     at.radio(key="tb_source").set_value("Synthetic: 3 symbols, 8 words").run()
     at.slider(key="tb_size").set_value(20).run()
-    assert len(at.session_state.tb["model"].texts) == 20
+    assert len(at.session_state.tb_race["model"].texts) == 20
     at.button(key="tb_step").click().run()
-    assert not at.exception and at.session_state.tb["moves"] == 1
+    assert not at.exception and at.session_state.tb_race["moves"] == 1
 
 
 def test_the_hmm_view_shows_a_binary_slice_of_a_tokens_type(open_page):
@@ -68,11 +68,11 @@ def test_the_hmm_view_shows_a_binary_slice_of_a_tokens_type(open_page):
         at.button(key="tb_ten").click().run()
     at.button(key="tb_step").click().run()
     assert not at.exception
-    lab = at.session_state.tb
+    lab = at.session_state.tb_race
     model, state, move = lab["model"], lab["state"], lab["move"]
     if move is None:  # the pass ran out of pivots on this step: take one more
         at.button(key="tb_step").click().run()
-        lab = at.session_state.tb
+        lab = at.session_state.tb_race
         model, state, move = lab["model"], lab["state"], lab["move"]
     info = move["info"]
     assert model.name == "hmm" and model.n_states == 4
