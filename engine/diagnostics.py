@@ -105,6 +105,31 @@ def diagnose_chains(chains, column="loglik", warmup=0.5):
     return diagnose(draws, seconds)
 
 
+class GrowingChains:
+    """R̂ and ESS of chains that keep growing (a live race's), per sampler and column, computed
+    again only once the chains have grown by ``share`` of their length since the last time:
+    R̂ and ESS of long chains move slowly, so a tick then costs about as much at pass 10,000
+    as at pass 100."""
+
+    def __init__(self, share=0.01):
+        self.share = share
+        self.found = {}  # {(sampler, column): (chain length then, Diagnosis or None)}
+
+    def diagnosis(self, sampler, chains, column="loglik"):
+        """``diagnose_chains(chains, column)`` of ``sampler``'s chains, or the last one while
+        they have grown by less than ``share``; None while they are too short (or have no such
+        column: a corpus without gold)."""
+        length = min(len(chain) for chain in chains)
+        known = self.found.get((sampler, column))
+        if known is not None and length < known[0] + max(1, self.share * known[0]):
+            return known[1]
+        try:
+            found = diagnose_chains(chains, column)
+        except (ValueError, KeyError):
+            found = None
+        self.found[(sampler, column)] = (length, found)
+        return found
+
 
 def autocorrelation(chains, column="loglik", max_lag=50, warmup=0.5):
     """The autocorrelation of ``column`` at lags 0 … max_lag (fewer for short chains), averaged

@@ -58,12 +58,16 @@ def formulas(race):
     show_formulas(race_page.first_model(race))
 
 
-def equations(path, numbers, title="The model and its equations"):
+def equations(path, numbers, title="The model and its equations", icon=":material/function:",
+              caption=None):
     """A view: the equations in the Markdown file ``path`` (formulas as KaTeX, ``$$ … $$``), in
-    an expander, with ``numbers(race)``'s values put in (ui.prose.read)."""
+    an expander, with ``numbers(race)``'s values put in (ui.prose.read), and a ``caption``
+    under them."""
     def draw(race):
-        with st.expander(title, icon=":material/function:"):
+        with st.expander(title, icon=icon):
             prose.show(prose.read(path, **numbers(race)))
+            if caption:
+                st.caption(caption)
     return still(draw)
 
 
@@ -98,6 +102,8 @@ class Lesson:
     record_values : the chains keep every pass's values (the trajectory views read them): a
         bool, or ``record_values(corpus)``
     wording : the controls' words (ui.playback.Wording: "pass", or an estimator's "iteration")
+    tabs : ``((label, views), …)``: tabs beside the lesson's own (whose label is ``tab``), each
+        drawing its views whether or not anything plays (the Particle filter's Table 1)
     """
 
     settings: PageSettings
@@ -114,7 +120,10 @@ class Lesson:
     controls: Callable = None
     record_values: object = False
     wording: playback.Wording = playback.RACE
+    tab: str = None
+    tabs: tuple = field(default_factory=tuple)
     chosen: object = field(default=None, init=False)  # the sidebar's corpus of this run
+    config: object = field(default=None, init=False)  # and its config
 
     @property
     def prefix(self):
@@ -153,12 +162,13 @@ class Lesson:
                               record_values=self.records(self.value("corpus")))
 
     def run(self):
-        """The page, top to bottom (``self.chosen``: the corpus the sidebar chose this run,
-        None when unusable, for views that read it rather than the running one's)."""
+        """The page, top to bottom (``self.chosen`` and ``self.config``: the corpus the sidebar
+        chose this run, None when unusable, and its config, for views that read them rather
+        than the running race's)."""
         prologue(self.title, self.caption)
         self.settings.restore()
         corpus, config = self.sidebar(self)
-        self.chosen = corpus
+        self.chosen, self.config = corpus, config
         if self.warm is not None:
             self.warm(config)
         if self.start is not None:
@@ -166,6 +176,20 @@ class Lesson:
         else:
             race_page.follow_settings(self.prefix, corpus, config, self.make_model,
                                       record_values=self.records(corpus))
+        if not self.tabs:
+            self._play()
+        else:
+            own, *others = st.tabs([self.tab, *(name for name, _ in self.tabs)])
+            with own:
+                self._play()
+            for container, (_, views) in zip(others, self.tabs):
+                with container:
+                    for view in views:
+                        self._show(view, self.race)
+        exercises.show(self.settings)
+
+    def _play(self):
+        """The race's part of the page: its line, controls and views, then the tail."""
         race = self.race
         if race is not None:
             lines = () if self.describe is None else self.describe(self.value("corpus"), race)
@@ -180,7 +204,6 @@ class Lesson:
                 self._show(view, race)
         for view in self.tail:
             self._show(view, race)
-        exercises.show(self.settings)
 
     def _show(self, view, race):
         if view.live:

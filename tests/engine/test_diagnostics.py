@@ -1,8 +1,9 @@
 """R̂ and ESS (engine.diagnostics, ArviZ's statistics) on chains whose answer is known."""
 import numpy as np
+import pandas as pd
 import pytest
 
-from engine.diagnostics import RHAT_LIMIT, after_warmup, diagnose
+from engine.diagnostics import RHAT_LIMIT, GrowingChains, after_warmup, diagnose, diagnose_chains
 from engine.models.toy.model import ToyModel
 from engine.run import Run
 
@@ -87,3 +88,31 @@ def test_a_huge_rhat_reads_as_a_power_of_ten_in_the_verdict():
     assert rhat_text(float("inf")) == "∞" and rhat_text(float("nan")) == "—"
     verdict = Diagnosis(1.1275e16, 5.0, 5.0, 1.0, chains=4, draws=100).verdict()
     assert verdict == "not mixed: R̂ = 1.1×10¹⁶ ≥ 1.01"
+
+
+def growing_chains(rng, length):
+    """Four chains' trace frames of ``length`` rows (log-probability and engine seconds)."""
+    return [pd.DataFrame({"loglik": rng.normal(size=length),
+                          "seconds": np.arange(length) * 0.01}) for _ in range(4)]
+
+
+def test_growing_chains_are_diagnosed_again_only_once_grown_by_their_share():
+    whole = growing_chains(np.random.default_rng(4), 1_010)
+    chains = [c.iloc[:1_000] for c in whole]
+    held = GrowingChains(share=0.01)
+    first = held.diagnosis("token", chains)
+    assert first == diagnose_chains(chains)
+    grown = [c.iloc[:1_009] for c in whole]  # 0.9 % longer
+    assert held.diagnosis("token", grown) is first
+    grown = whole  # 1 % longer
+    again = held.diagnosis("token", grown)
+    assert again is not first and again == diagnose_chains(grown)
+    assert held.diagnosis("type", chains) is not first  # each sampler's own
+
+
+def test_growing_chains_too_short_or_without_the_column_have_no_diagnosis():
+    held = GrowingChains()
+    chains = growing_chains(np.random.default_rng(5), 3)
+    assert held.diagnosis("token", chains) is None
+    assert held.diagnosis("token", growing_chains(np.random.default_rng(6), 100),
+                          "token_f") is None
