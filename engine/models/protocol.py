@@ -24,6 +24,8 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Protocol, get_origin
 
+from engine.core.state import clone
+
 
 @dataclass(frozen=True)
 class Option:
@@ -140,16 +142,19 @@ class ChainModel(Protocol):
 
     Class attributes
     ----------------
-    name : the registry's key and the command line's ``--model``
+    name : the registry's key and the command line's ``--model`` (derived: its folder's name)
     aliases : other names it answers to in ``registry.get`` (the name its paper uses)
     roles : the roles it claims (this one, Presentation, …), checked when it registers
     samplers : the chain samplers it offers (engine.samplers; their mixtures come with them)
     options : its settings (``Option``s); ``build`` takes them as keywords
     init_options : initialisations beyond η (the toy's m); ``new_state`` takes them
-    needs_data : whether it reads a corpus file (then it claims CorpusModel)
-    state_class : its state's namedtuple class, which implements the kernel interface
-    kernel_modules : the modules holding its ``for_state(state_class)`` implementations (their
-        import registers the implementations the registry checks)
+    needs_data : whether it reads a corpus file (derived: whether it claims CorpusModel)
+    state_class : its state's namedtuple class, which implements the kernel interface (derived:
+        the one its folder's modules implement it for, ``for_state(state_class)``, imported by
+        its model.py)
+    kernel_modules : the modules its model.py imports only for the ``for_state``
+        implementations their import registers (default none: a model using its kernels
+        module anyway needs not name it)
     populations : the population samplers it offers (non-empty exactly when it claims Population)
     particle_options : the settings of ``particles`` (Population)
 
@@ -404,6 +409,7 @@ class ModelBase:
 
     aliases = ()
     init_options = ()
+    kernel_modules = ()
     populations = ()  # a model claiming Population lists its population samplers
     particle_options = ()
     particle_cost = 1.0
@@ -413,6 +419,21 @@ class ModelBase:
     def formulas(self):
         """No equations shown."""
         return ()
+
+    loglik_label = "log p(x, z)"  # Liang et al.'s: the observations x and their analysis z
+
+    def site_place(self, s):
+        """Every site a unit of its own (a model of sentences says where in one it is)."""
+        return int(s), 0
+
+    def clone_state(self, state):
+        """A copy of every array of the state (a model whose state holds the corpus's
+        read-only arrays shares them: ``clone(state, shared=…)``)."""
+        return clone(state)
+
+    def scalars(self, state):
+        """No scalars beyond the log-probability."""
+        return {}
 
     def rebuilt_state(self, state):
         """The state of this state's values, built from scratch (a model whose choices carry

@@ -2,9 +2,10 @@
 ``model.py`` registers it with ``register``; ``models()`` imports them all, so adding a model
 touches no other file.
 
-``register`` refuses, with one message naming the model, a class that falls short of a role it
-claims (engine.models.protocol), that offers what belongs to a role it does not claim (a
-population sampler, a sampler of explicit parameters, a corpus to read), whose options its
+``register`` first derives what a model may leave out (its name, whether it reads a corpus,
+its state class: ``derive``), then refuses, with one message naming the model, a class that
+falls short of a role it claims (engine.models.protocol), that offers what belongs to a role it
+does not claim (a population sampler, a sampler of explicit parameters), whose options its
 methods do not take, or whose state does not implement an interface function its samplers call.
 """
 import importlib
@@ -14,7 +15,7 @@ import pkgutil
 
 import engine.models
 from engine import samplers
-from engine.kernels.interface import missing
+from engine.kernels.interface import IMPLEMENTED, missing
 from engine.models.protocol import (EVERY_MODEL, MODEL_ROLES, CorpusModel, Parameters,
                                     Population, not_taken, shortfall)
 
@@ -29,8 +30,6 @@ OFFERS = (
     (Parameters, lambda cls: any("parameter_size" in samplers.entry(name).needs
                                  for name in cls.samplers),
      "offers samplers of explicit parameters", "it offers none (em, vb, explicit-…)"),
-    (CorpusModel, lambda cls: cls.needs_data,
-     "reads a corpus (needs_data)", "its needs_data is False"),
 )
 
 
@@ -50,7 +49,7 @@ def register(cls):
 
 def check_roles(cls):
     """A TypeError unless ``cls`` claims known roles, those every model plays among them, and
-    has every member of each."""
+    has every member of each (those it may leave out derived first: ``derive``)."""
     name = inspect.getattr_static(cls, "name", cls.__name__)
     roles = inspect.getattr_static(cls, "roles", None)
     if not isinstance(roles, tuple) or not set(roles) <= set(MODEL_ROLES):
@@ -60,10 +59,31 @@ def check_roles(cls):
     if absent:
         raise TypeError(f"the {name} model does not claim the {' and '.join(absent)} role: "
                         "every model plays it (add it to roles)")
+    derive(cls)
     falls_short = [f"claims the {role.__name__} role but {text}" for role in roles
                    if (text := shortfall(cls, role))]
     if falls_short:
         raise TypeError(f"the {name} model {'; it '.join(falls_short)}")
+
+
+def derive(cls):
+    """Set the members a model class may leave out because they follow from what it says:
+    its ``name``, its folder's (engine/models/<name>/); ``needs_data``, whether it claims the
+    CorpusModel role; its ``state_class``, the one state class that the modules of its folder
+    implement the kernel interface for (engine.kernels.interface.for_state; they are imported
+    by its model.py before it registers)."""
+    folder = cls.__module__.rpartition(".")[0]
+    if inspect.getattr_static(cls, "name", None) is None:
+        cls.name = folder.rpartition(".")[2]
+    cls.needs_data = CorpusModel in cls.roles
+    if inspect.getattr_static(cls, "state_class", None) is None:
+        found = [state for state, functions in IMPLEMENTED.items()
+                 if any(f.__module__.startswith(f"{folder}.") for f in functions.values())]
+        if len(found) != 1:
+            raise TypeError(f"the {cls.name} model's folder ({folder}) implements the kernel "
+                            f"interface for {len(found)} state classes, not one: name its "
+                            "state_class")
+        cls.state_class = found[0]
 
 
 def check_offers(cls):

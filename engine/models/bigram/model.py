@@ -59,7 +59,6 @@ class BigramModel(SegmentationModel):
         How the tables are kept (engine.core.seating); the same law either way.
     """
 
-    name = "bigram"
     roles = (ChainModel, Presentation, CorpusModel, Population, Lesson)
     label = "Word segmentation (bigram model)"
     summary = ("Goldwater, Griffiths & Johnson's hierarchical Dirichlet-process bigram model "
@@ -90,7 +89,6 @@ class BigramModel(SegmentationModel):
                "filter's base replaces the fixed one: --p-boundary is unused)", 1e-9, 1e9),
     )
     order = 2
-    state_class = BigramState
     kernel_modules = (token_moves, bigram_sentence)
 
     @classmethod

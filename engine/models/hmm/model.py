@@ -55,7 +55,6 @@ class HmmModel(ModelBase):
         token's max-marginal state) or "viterbi" (the most probable tagging).
     """
 
-    name = "hmm"
     roles = (ChainModel, Presentation, CorpusModel, Parameters)
     label = "Part-of-speech tagging (HMM)"
     summary = ("The Bayesian HMM of Goldwater & Griffiths / Gao & Johnson: sites are tokens, "
@@ -78,7 +77,6 @@ class HmmModel(ModelBase):
                choices=(AUTO,) + FORMATS, reads=True),
         Option("lowercase", "--lowercase", bool, False, "lowercase the words", reads=True),
     )
-    needs_data = True
     display = "tagging"  # its kind of data (datasets/tagged.py, ui/kinds/tagging.py)
     trace_labels = {"acc_many_to_one": "many-to-one accuracy",
                     "acc_one_to_one": "greedy 1-to-1 accuracy",
@@ -86,7 +84,6 @@ class HmmModel(ModelBase):
                     "vi": "variation of information (bits)", "states_used": "states used"}
     loglik_label = "log p(tags, words)"
     order = 2
-    state_class = HmmState
     kernel_modules = (scoring, token_moves, type_blocks, hmm_sentence, hmm_estimators)
     lowercased = False  # whether build lowercased the corpus's words
 

@@ -118,7 +118,6 @@ class PtsgModel(ModelBase):
         sentences with the sampled grammar (fn. 6) and score them (0: no measures).
     """
 
-    name = "ptsg"
     aliases = ("tsg",)
     roles = (ChainModel, Presentation, CorpusModel)
     label = "Tree fragments (PTSG)"
@@ -142,13 +141,11 @@ class PtsgModel(ModelBase):
     outputs = (Output("--fragments", "file for the sampled fragments: per root label, largest "
                       "count first, one per line: root, count, posterior probability and the "
                       "fragment in brackets, tab-separated", "write_fragments"),)
-    needs_data = True
     display = "trees"  # its kind of data (datasets/trees.py, ui/kinds/trees.py)
     trace_labels = {"f1": f"held-out bracket F1 (≤ {MAX_LENGTH} words)",
                     "fragments": "fragments in use", "mean_size": "mean fragment size (rules)"}
     loglik_label = "log p(fragments)"
     order = 3
-    state_class = PtsgState
     kernel_modules = (site_moves, type_blocks, weights, sentence)
 
     @classmethod

@@ -76,7 +76,6 @@ class ScfgModel(ModelBase):
         most EXACT_MAX_NODES forest nodes.
     """
 
-    name = "scfg"
     aliases = ("forests", "peng-gildea")
     roles = (ChainModel, Presentation, CorpusModel, Shards)
     label = "SCFG rules from forests"
@@ -108,13 +107,11 @@ class ScfgModel(ModelBase):
     outputs = (Output("--rules", "file for the rules in use after every sweep, in Hiero's "
                       "format ([X] ||| source ||| target ||| count), each sweep after a "
                       "'# sweep k' line", "write_rules", every_sweep=True),)
-    needs_data = True
     display = "aligned"  # its kind of data (datasets/aligned.py, ui/kinds/aligned.py)
     trace_labels = {"rules": "rules in use", "rule_types": "distinct rules",
                     "mean_size": "mean rule size (phrase pairs)"}
     loglik_label = "log p(rules)"
     order = 4
-    state_class = ScfgState
     kernel_modules = (token_cut, structure, type_sites, type_blocks, type_weights)
 
     @classmethod

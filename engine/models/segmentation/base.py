@@ -33,7 +33,6 @@ class SegmentationModel(ModelBase):
     whatever else the state holds, e.g. a seating; None: a fixed seed).
     """
 
-    needs_data = True
     display = "segmentation"  # its kind of data (datasets/segmented.py, ui/kinds/)
     trace_labels = {"token_f": "token F", "boundary_f": "boundary F", "lexicon_f": "lexicon F",
                     "words": "words (tokens)", "word_types": "words in the lexicon"}

@@ -13,7 +13,6 @@ from scipy.special import gammaln, logsumexp
 from datasets.text import read_text
 from engine.core.rng import chain_rngs, make_rng
 from engine.core.special import log_rising
-from engine.core.state import clone
 from engine.kernels import block_weight
 from engine.models.toy import kernels
 from engine.models.protocol import (ChainModel, Lesson, ModelBase, Option, Presentation,
@@ -28,7 +27,6 @@ SPLIT, JOINED = "a b", "ab"  # how write_analysis spells z_i = 1 and z_i = 0
 class ToyModel(ModelBase):
     """n copies of `ab` with θ ~ Dirichlet(1, 1, 1) over the words {a, b, ab}."""
 
-    name = "toy"
     roles = (ChainModel, Presentation, Lesson)
     label = "Toy posterior (n copies of `ab`)"
     summary = ("Liang et al. §2: n copies of `ab`, each one word or two; the exact posterior "
@@ -38,13 +36,9 @@ class ToyModel(ModelBase):
     options = (Option("n", "--n", int, 1000, "copies of `ab`", 1, MAX_N),)
     init_options = (Option("m", "--init-m", int, None,
                            "initial number of split copies (default n)", 0, MAX_N),)
-    needs_data = False
     trace_labels = {"m": "m, the copies analysed as `a b`"}
-    loglik_label = "log p(x, z)"
     display = "copies"  # its kind of data: how pages draw it (ui/kinds/copies.py)
     order = 0
-    state_class = kernels.ToyState
-    kernel_modules = (kernels,)
 
     @classmethod
     def build(cls, path=None, n=1000):
@@ -92,9 +86,6 @@ class ToyModel(ModelBase):
         kernels.add_word_counts_all(n_word, z)
         return kernels.ToyState(z=z, n_word=n_word, removed=np.zeros(self.n, dtype=np.uint8))
 
-    def clone_state(self, state):
-        return clone(state)
-
     @property
     def n_sites(self):
         return self.n
@@ -123,9 +114,6 @@ class ToyModel(ModelBase):
     def measures(self, state):
         return {"m": int(np.count_nonzero(state.z))}
 
-    def scalars(self, state):
-        return {}
-
     def values(self, state):
         return state.z
 
@@ -133,9 +121,6 @@ class ToyModel(ModelBase):
     def describe_site(self, state, s):
         """Every site has the same type: `a|b` against `ab`."""
         return SiteView("a|b  ·  ab", (JOINED, SPLIT))
-
-    def site_place(self, s):
-        return int(s), 0
 
     def write_analysis(self, state):
         """One copy per line: `ab` (z = 0) or `a b` (z = 1)."""

@@ -36,7 +36,6 @@ class UsmModel(SegmentationModel):
         α₀ (DP concentration), p# (P₀'s word-end probability) and ρ (the utterance-end prior).
     """
 
-    name = "usm"
     roles = (ChainModel, Presentation, CorpusModel, Population)
     label = "Word segmentation (unigram model)"
     summary = ("Goldwater, Griffiths & Johnson's unigram Dirichlet-process model of word "
@@ -59,7 +58,6 @@ class UsmModel(SegmentationModel):
     aliases = ("unigram",)
     loglik_label = "log p(corpus, segmentation)"
     order = 1
-    state_class = UsmState
     kernel_modules = (site_moves, token_moves, type_blocks, usm_sentence)
 
     def __init__(self, texts, gold_bound=None, alpha0=20.0, p_boundary=0.5, rho=2.0):

@@ -3,12 +3,15 @@ member of one, has it in the wrong kind, or offers what belongs to a role it doe
 refused with one message naming the model, the role and what is missing. Each refused class
 here is the toy model with one thing taken away or changed (the registry is left untouched)."""
 
+import ast
+import inspect
+
 import pytest
 
 from engine.models import registry
 from engine.models.protocol import (ChainModel, CorpusModel, Lesson, ModelBase, Option,
                                     ParticlePopulation, Population, Presentation, Shards,
-                                    shortfall)
+                                    members, shortfall)
 from engine.models.toy.model import ToyModel
 
 
@@ -67,8 +70,9 @@ def test_a_model_without_the_base_lacks_its_defaults_by_name():
                if key not in ("__dict__", "__weakref__")}
     cls = type("Bare", (), {**members, "name": "bare"})
     assert refused(cls) == ("the bare model claims the ChainModel role but lacks aliases, "
-                            "populations, particle_options, rebuilt_state; it claims the "
-                            "Presentation role but lacks formulas")
+                            "kernel_modules, populations, particle_options, rebuilt_state, "
+                            "clone_state, scalars; it claims the Presentation role but lacks "
+                            "loglik_label, site_place, formulas")
 
 
 def test_members_of_the_wrong_kind_are_named():
@@ -107,13 +111,29 @@ def test_offering_em_without_claiming_the_parameters_role_is_refused():
 
 
 def test_reading_a_corpus_is_the_corpus_model_role():
-    assert refused(toy_like(needs_data=True)) == (
-        "the broken model reads a corpus (needs_data) but does not claim the CorpusModel role: "
-        "add it to roles")
+    """needs_data is derived from the roles: a model claiming CorpusModel reads a corpus, one
+    that does not reads none, whatever it says; claiming the role needs from_corpus."""
+    cls = toy_like(needs_data=True)
+    registry.derive(cls)
+    assert cls.needs_data is False
     cls = toy_like(roles=(ChainModel, Presentation, CorpusModel),
                    from_corpus=classmethod(lambda cls, corpus, **options: None))
-    assert refused(cls) == ("the broken model claims the CorpusModel role but its needs_data is "
-                            "False")
+    registry.derive(cls)
+    assert cls.needs_data is True
+    assert "claims the CorpusModel role but lacks from_corpus" in refused(
+        toy_like(roles=(ChainModel, Presentation, CorpusModel)))
+
+
+def test_a_model_is_named_by_its_folder_and_its_state_class_found_in_it():
+    """What a model may leave out: its name (its folder's) and its state class (the one its
+    folder's kernels implement the interface for)."""
+    from engine.models.toy import kernels
+    assert "name" not in ToyModel.__module__ and ToyModel.name == "toy"
+    assert ToyModel.state_class is kernels.ToyState
+    cls = toy_like(drop=("state_class",))
+    cls.__module__ = "tests.engine.models.test_model_roles"  # a folder with no kernels
+    assert "implements the kernel interface for 0 state classes, not one: name its " \
+           "state_class" in refused(cls)
 
 
 def test_a_population_listed_among_the_chain_samplers_is_refused():
@@ -144,3 +164,14 @@ def test_an_object_is_checked_for_its_instance_attributes_too():
     assert shortfall(type(population), ParticlePopulation) == ""
     del population.n_observations
     assert shortfall(population, ParticlePopulation) == "lacks n_observations"
+
+
+def test_the_toy_writes_at_most_15_members_of_the_chain_contract():
+    """What the smallest model must write: the rest is ModelBase's or derived (its name, its
+    state class, whether it reads a corpus) — 20 of ChainModel's members before, 14 now."""
+    tree = ast.parse(inspect.getsource(ToyModel))
+    written = {target.id for node in tree.body[0].body if isinstance(node, ast.Assign)
+               for target in node.targets} | {node.name for node in tree.body[0].body
+                                              if isinstance(node, ast.FunctionDef)}
+    assert len(written & set(members(ChainModel))) <= 15
+    assert not written & {"name", "needs_data", "state_class", "clone_state", "scalars"}
