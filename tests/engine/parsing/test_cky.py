@@ -116,9 +116,9 @@ def test_a_small_pool_grows():
     binary, lexical = random_grammar(rng, ("ROOT", "A", "B", "C"), ("x",), keep=1.0)
     parser = Parser(grammar_from_rules(binary, lexical))
     expected = parser.parse(["x"] * 12)
-    parser._allocate_pool(5)  # far too small: the chart must double it until it fits
+    parser.chart = parser._allocated(12, 5)  # far too small: the chart must double it until it fits
     assert parser.parse(["x"] * 12) == expected
-    assert len(parser.pool_symbol) > 5
+    assert len(parser.chart.pool_symbol) > 5
 
 
 # --- unknown words, fresh symbols, goals --------------------------------------------------------
@@ -161,7 +161,7 @@ def test_a_100k_symbol_grammar_parses():
     # ROOT → X F0, F0 → X F1, …, F3 → X F4, F4 → x: F4's two rules make each 1/2.
     assert score == pytest.approx(math.log(1 / 2))
     assert tree[0] == "ROOT" and leaves(tree) == ("x",) * 6
-    assert parser.chart(["x"] * 6) < 100
+    assert parser.chart_of(["x"] * 6) < 100
 
 
 # --- trees: parent annotation, the pipeline ----------------------------------------------------
