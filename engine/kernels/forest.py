@@ -19,10 +19,9 @@ N_TOTALS = 8
 
 
 @kernel
-def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, stages, skip, visited,
-                w, queue, bufs_int, bufs_float, chosen, totals):
-    """At most ``max_moves`` moves of a sweep from where ``cursor`` stands: at each node of a
-    sentence's tree its edge (eq. 9), then its cut — by TOKEN (eq. 8) or by a TYPE move with
+def forest_walk(rng, state, cursor, how, typed, w, queue, buffers):
+    """At most ``how.max_moves`` moves of a sweep from where ``cursor`` stands: at each node of
+    a sentence's tree its edge (eq. 9), then its cut — by TOKEN (eq. 8) or by a TYPE move with
     the node as pivot (eqs. 10–11).
 
     Parameters
@@ -32,26 +31,22 @@ def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, stages, 
     cursor : int64[3]
         The sentence, and the head and tail of its queue in ``queue`` (all 0 at a sweep's
         start); mutated. A sweep is done when cursor[SENTENCE] = n_sentences.
-    max_moves : int
-    inv_temp : float64
-        Inverse temperature of the posterior's part of every conditional.
-    typed, greedy, skip : bool
-        Block moves for the cuts; TYPE-greedy; the skip approximation (a site already in a
-        block this sweep is no pivot, ``visited``).
-    stages : int
-        How a block is drawn (``moves.block_move``): TYPE's eq. 7, or one-stage.
-    visited : uint8[n_sites]
-        The sites in a block this sweep (``skip``); zeroed by the caller at a sweep's start.
+    how : moves.Pass
+        The moves' limit, inverse temperature, TYPE-greedy, how a block is drawn
+        (``moves.block_move``: TYPE's eq. 7, or one-stage) and the skip approximation (a site
+        already in a block this sweep is no pivot, ``buffers.visited``).
+    typed : bool
+        Block moves for the cuts.
     w : float64[≥ the largest deg(n), ≥ 2]
         Work; after a TOKEN move, the cut's weights.
     queue : int64[≥ the most nodes of one tree]
         The walk's queue, kept between calls.
-    bufs_int, bufs_float, chosen
-        TYPE's buffers (``moves.type_move``): the last block stays in them; unused by TOKEN.
-    totals : int64[N_TOTALS]
-        Output: moves (nodes visited), cuts changed, edges changed, sites in TYPE blocks, the
-        last move's site (−1: a root) and its value before, its candidates, and the size of
-        the last TYPE block (whose draw the buffers keep).
+    buffers : moves.BlockBuffers
+        TYPE's (the last block stays in them; unused by TOKEN); ``visited`` zeroed by the
+        caller at a sweep's start; ``totals`` (int64[N_TOTALS]) the output: moves (nodes
+        visited), cuts changed, edges changed, sites in TYPE blocks, the last move's site (−1:
+        a root) and its value before, its candidates, and the size of the last TYPE block
+        (whose draw the buffers keep).
 
     Returns
     -------
@@ -59,34 +54,36 @@ def forest_walk(rng, state, cursor, max_moves, inv_temp, typed, greedy, stages, 
         Whether TYPE's last log p(m) is in scaled form (``draw.scaled_to_log``), over
         totals[LAST_SIZE] + 1 values.
     """
+    visited, bufs_int, totals = buffers.visited, buffers.ints, buffers.totals
     totals[:] = 0
     totals[LAST_SITE] = -1
     scaled = False
     u, head, tail = cursor[SENTENCE], cursor[HEAD], cursor[TAIL]
     if tail > 0:
         tail = resumed_queue(state, u, head, queue)
-    while u < n_sentences(state) and totals[MOVES] < max_moves:
+    while u < n_sentences(state) and totals[MOVES] < how.max_moves:
         if tail == 0:
             queue[0] = sentence_root(state, u)
             tail = 1
         n = queue[head]
         head += 1
         if n_edges(state, n) > 1:
-            totals[EDGES] += edge_step(rng, state, n, inv_temp, w)
+            totals[EDGES] += edge_step(rng, state, n, how.inv_temp, w)
         s = site_of_node(state, n)
         totals[LAST_SITE] = s
         if s >= 0:
             totals[LAST_BEFORE] = get_value(state, s)
             if not typed:
-                totals[CUTS] += token_step(rng, state, s, inv_temp, w, 2)
-            elif not (skip and visited[s]):
+                totals[CUTS] += token_step(rng, state, s, how.inv_temp, w, 2)
+            elif not (how.skip and visited[s]):
                 size, _, changed, n_cand, scaled = block_move(
-                    rng, state, s, 1, inv_temp, greedy, stages, bufs_int, bufs_float, chosen)
+                    rng, state, s, 1, how.inv_temp, how.greedy, how.stages, bufs_int,
+                    buffers.floats, buffers.chosen)
                 totals[CUTS] += changed
                 totals[SITES] += size
                 totals[LAST_SIZE] = size
                 totals[CANDIDATES] = n_cand
-                if skip:
+                if how.skip:
                     for i in range(size):
                         visited[bufs_int[1, i]] = 1
         tail += tree_children(state, n, queue[tail:])

@@ -11,6 +11,8 @@ as the paper has it, approximate, and corrected by Metropolis-Hastings (exact). 
 in place.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from engine.core.draw import (draw_log_weights, draw_scaled, draw_weights, random_index,
@@ -21,6 +23,27 @@ from engine.kernels.interface import (add_site, block_candidates, block_weights,
                                       get_value, n_sites, n_values, pivots_in_order,
                                       remove_site, reseats, set_value, site_weights,
                                       token_weights)
+
+
+class Pass(NamedTuple):
+    """How a call of a sweep kernel moves (``type_sweep``, ``forest.forest_walk``)."""
+
+    max_moves: int   # at most this many moves this call
+    inv_temp: float  # inverse temperature of the posterior's part of every conditional
+    greedy: bool     # TYPE-greedy: each block all-v0 or all-v1, the more probable
+    stages: int      # how a block is drawn (``block_move``): TWO_STAGE, ONE_STAGE, ONE_STAGE_MH
+    skip: bool       # the skip approximation (§4.4): a site in a block this sweep is no pivot
+
+
+class BlockBuffers(NamedTuple):
+    """TYPE's buffers over a sweep: ``type_move``'s (the last block stays in them) and the
+    sites the sweep has put in blocks."""
+
+    visited: np.ndarray  # uint8[n_sites]: in a block this sweep (zeroed at a sweep's start)
+    ints: np.ndarray     # int64[3, n_sites]: the last block's candidates, sites, old values
+    floats: np.ndarray   # float64[6, ≥ n_sites + 1]: its log p(m), and work
+    chosen: np.ndarray   # uint8[n_sites]: which of its sites were drawn
+    totals: np.ndarray   # int64[…]: what the call did (each kernel's own layout)
 
 
 @kernel
@@ -590,13 +613,13 @@ def type_move(rng, state, s0, v1, inv_temp, greedy, bufs_int, bufs_float, chosen
 
 
 @kernel
-def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, greedy, stages,
-               bufs_int, bufs_float, chosen, totals):
-    """TYPE over pivots order[start:], stopping after max_moves moves; return where it stopped.
+def type_sweep(rng, state, order, start, how, buffers):
+    """TYPE over pivots order[start:], stopping after ``how.max_moves`` moves; return where it
+    stopped.
 
-    With ``skip`` (the skip approximation of §4.4) a pivot already in a block sampled this
-    sweep is passed over; ``visited`` (uint8[n_sites]) records those sites and must be zero
-    at the start of a sweep. For models with K > 2 values each move draws the slice's other
+    With ``how.skip`` (the skip approximation of §4.4) a pivot already in a block sampled this
+    sweep is passed over; ``buffers.visited`` records those sites and must be zero at the start
+    of a sweep. For models with K > 2 values each move draws the slice's other
     value uniformly from 0 … K−1 (§4.4, binary slices); when it equals the pivot's value the
     move would change nothing and is not made.
 
@@ -606,33 +629,28 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
     state : model state, mutated
     order : int64[n_sites]
         Pivot order of this sweep (``new_order``).
-    start, max_moves : int
-    visited : uint8[n_sites]
-        Mutated.
-    skip, greedy : bool
-    inv_temp : float64
-    stages : int
-        How each block is drawn: TWO_STAGE (TYPE), ONE_STAGE, ONE_STAGE_MH (``block_move``).
-    bufs_int, bufs_float, chosen
-        As ``type_move``'s: the last move's block, old values, log p(m) and chosen sites stay
-        in them.
-    totals : int64[6]
-        Output: moves made, total block size, sites changed, and the last move's v0, v1 and
-        number of candidates (the sites of its pivot's type).
+    start : int
+    how : Pass
+    buffers : BlockBuffers
+        Mutated: the last move's block, old values, log p(m) and chosen sites stay in them;
+        ``totals`` (int64[6]) is the output: moves made, total block size, sites changed, and
+        the last move's v0, v1 and number of candidates (the sites of its pivot's type).
 
     Returns
     -------
     int
         Index into order of the next pivot to consider (order.shape[0] when the sweep is done).
     """
+    visited, bufs_int, bufs_float, totals = (buffers.visited, buffers.ints, buffers.floats,
+                                             buffers.totals)
     k = n_values(state)
     totals[:3] = 0
     i = start
     size, scaled = 0, False
-    while i < order.shape[0] and totals[0] < max_moves:
+    while i < order.shape[0] and totals[0] < how.max_moves:
         s0 = order[i]
         i += 1
-        if skip and visited[s0]:
+        if how.skip and visited[s0]:
             continue
         v1 = 1
         if k > 2:
@@ -641,8 +659,9 @@ def type_sweep(rng, state, order, start, max_moves, visited, skip, inv_temp, gre
                 continue
         totals[3] = get_value(state, s0) if k > 2 else 0
         totals[4] = v1
-        size, m, c, n_cand, scaled = block_move(rng, state, s0, v1, inv_temp, greedy, stages,
-                                                bufs_int, bufs_float, chosen)
+        size, m, c, n_cand, scaled = block_move(rng, state, s0, v1, how.inv_temp, how.greedy,
+                                                how.stages, bufs_int, bufs_float,
+                                                buffers.chosen)
         totals[5] = n_cand
         for j in range(size):
             visited[bufs_int[1, j]] = 1

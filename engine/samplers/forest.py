@@ -63,8 +63,10 @@ class ForestWalk:
         skip, greedy = getattr(self.sampler, "skip", False), getattr(self.sampler, "greedy", False)
         stages = getattr(self.sampler, "stages", moves.TWO_STAGE)
         scaled = forest.forest_walk(
-            rng, state, b["cursor"], max_moves, inv_temp, self.typed, greedy, stages, skip,
-            b["visited"], b["w"], b["queue"], b["ints"], b["floats"], b["chosen"], b["totals"])
+            rng, state, b["cursor"],
+            moves.Pass(int(max_moves), float(inv_temp), bool(greedy), int(stages), bool(skip)),
+            self.typed, b["w"], b["queue"],
+            moves.BlockBuffers(b["visited"], b["ints"], b["floats"], b["chosen"], b["totals"]))
         if scaled:
             # the last block's draw (a sweep's totals[SITES] counts every block's sites)
             size = int(b["totals"][LAST_SIZE])

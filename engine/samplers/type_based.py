@@ -49,9 +49,9 @@ class TypeSampler(Sampler):
 
     def advance(self, rng, state, b, inv_temp, max_moves):
         self.position = moves.type_sweep(
-            rng, state, b["order"], self.position, max_moves, b["visited"], self.skip,
-            inv_temp, self.greedy, self.stages, b["ints"], b["floats"], b["chosen"],
-            b["totals"])
+            rng, state, b["order"], self.position,
+            moves.Pass(int(max_moves), float(inv_temp), self.greedy, self.stages, self.skip),
+            moves.BlockBuffers(b["visited"], b["ints"], b["floats"], b["chosen"], b["totals"]))
         totals = b["totals"]
         return Tally(moves=int(totals[MOVES]), sites=int(totals[SITES]),
                      changed=int(totals[CHANGED]))

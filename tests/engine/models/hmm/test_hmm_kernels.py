@@ -56,8 +56,10 @@ def test_float_counts_equal_the_integer_recount_after_thousands_of_mixed_moves(k
         assert_float_counts_equal_recount(model, state)
         moves.new_order(rng, state, order, False)
         visited[:] = 0
-        moves.type_sweep(rng, state, order, 0, n, visited, round_ % 3 == 0, inv_temp,
-                         round_ % 5 == 0, moves.TWO_STAGE, ints, floats, chosen, type_totals)
+        moves.type_sweep(rng, state, order, 0,
+                         moves.Pass(n, inv_temp, round_ % 5 == 0, moves.TWO_STAGE,
+                                    round_ % 3 == 0),
+                         moves.BlockBuffers(visited, ints, floats, chosen, type_totals))
         assert_float_counts_equal_recount(model, state)
         sentence.sentence_sweep(rng, state, 0, n_sentences, inv_temp, old, new, work,
                                 sentence_totals)

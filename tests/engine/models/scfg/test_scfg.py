@@ -31,18 +31,21 @@ class Sweeper:
         z = max(fo.n_nodes for fo in model.forests)
         deg = int(np.diff(model.arrays["edge_start"]).max())
         self.cursor = np.zeros(3, np.int64)
-        self.args = (inv_temp, typed, greedy, stages, skip, np.zeros(n, np.uint8),
-                     np.zeros(2 * max(2, deg)),  # an edge step: two parts an edge
-                     np.zeros(z, np.int64), np.zeros((3, n), np.int64),
-                     np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS))),
-                     np.zeros(n, np.uint8))
-        self.totals = np.zeros(N_TOTALS, np.int64)
+        self.how = moves.Pass(2 ** 62, inv_temp, greedy, stages, skip)
+        self.typed = typed
+        self.w = np.zeros(2 * max(2, deg))  # an edge step: two parts an edge
+        self.queue = np.zeros(z, np.int64)
+        self.buffers = moves.BlockBuffers(
+            np.zeros(n, np.uint8), np.zeros((3, n), np.int64),
+            np.zeros((6, max(n + 1, block_weight.MAX_DELTA_TERMS))), np.zeros(n, np.uint8),
+            np.zeros(N_TOTALS, np.int64))
 
     def sweep(self, rng, state):
         self.cursor[:] = 0
-        self.args[5][:] = 0
-        forest_walk(rng, state, self.cursor, 2 ** 62, *self.args, self.totals)
-        return self.totals
+        self.buffers.visited[:] = 0
+        forest_walk(rng, state, self.cursor, self.how, self.typed, self.w, self.queue,
+                    self.buffers)
+        return self.buffers.totals
 
 
 def test_the_exact_posterior_counts_every_tree_and_cut():
