@@ -21,7 +21,7 @@ from ui.models import ModelOptions
 from ui.race_views import ChainViews
 from ui.settings import PageSettings, Setting
 from ui.theme import label
-from ui.warmup import warm_samplers
+from ui.warmup import warm_chosen
 
 HERE = Path(__file__)
 MAX_PASSES = 100_000
@@ -106,7 +106,7 @@ LESSON = Lesson(
     "Several chains of every sampler, from different starts, on any model and corpus: do they "
     "agree (mixed) or does each stay near its start (stuck)? The chains run in worker "
     "processes on every core; this page only reads their traces.", sidebar,
-    warm=lambda config: warm_samplers(MODELS[config["model"]], config["samplers"]),
+    warm=warm_chosen(MODELS),
     start=RACE.follow, describe=RACE.describe, reset=RACE.restart,
     views=(live(VIEWS.draw_race),
            equations(HERE.with_suffix(".md"), lambda race: dict(limit=RHAT_LIMIT),

@@ -16,7 +16,7 @@ from ui.lesson import Lesson, text, formulas, live, redrawn, still
 from ui.models import ModelOptions
 from ui.settings import PageSettings, Setting
 from ui.theme import label
-from ui.warmup import warm_samplers
+from ui.warmup import warm_chosen
 
 HERE = Path(__file__)
 MAX_PASSES = 20_000
@@ -109,7 +109,7 @@ LESSON = Lesson(
     "The unigram and bigram models of Goldwater, Griffiths & Johnson (2009), sampled from the "
     "same start (Liang, Jordan & Klein 2010, §5 and Fig. 5). A pass visits every boundary site "
     "once (SENTENCE: every utterance once).", sidebar,
-    warm=lambda config: warm_samplers(MODELS[config["model"]], config["samplers"]),
+    warm=warm_chosen(MODELS),
     describe=lambda shown, race: f"**{shown.name}**: {len(shown.utterances):,} utterances, "
                                  f"{shown.n_symbols:,} symbols, {shown.n_words:,} gold words.",
     views=(live(metrics_and_charts), still(view_controls),

@@ -49,6 +49,12 @@ def warm_samplers(model_class, sampler_names=(), lesson=False):
         _load_job(job.key)
 
 
+def warm_chosen(models):
+    """A lesson's ``warm``: the kernels of the model its config names (``models[name]``) and
+    of the samplers it chose (``config["samplers"]``)."""
+    return lambda config: warm_samplers(models[config["model"]], config["samplers"])
+
+
 def _show_progress(compiler, jobs, label):
     """A progress bar of ``jobs`` until they are finished (none when they are); a warning if
     some failed (they are then compiled in this process, where their error shows)."""
