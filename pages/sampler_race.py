@@ -49,7 +49,7 @@ SETTINGS = PageSettings("race", (
     *OPTIONS.settings(),
     Setting("samplers", ("token", "type"), tuple, "the samplers", choices=ALL_SAMPLERS,
             words=label),
-    Setting("chains", 4, int, "the chains per sampler", 2, eta_sweep.MAX_CHAINS),
+    Setting("chains", 4, int, "the chains per sampler", 2, chain_race.MAX_CHAINS),
     *chain_race.start_settings(ALL_SAMPLERS),
     Setting("passes", 500, int, "the number of passes", 10, MAX_PASSES),
     race_page.seconds_setting(10.0, "the engine seconds per chain"),
@@ -83,7 +83,7 @@ def sidebar(lesson):
         st.multiselect("Samplers", offered(model_class.samplers), format_func=label,
                        key=key("samplers"),
                        help="TYPE + TOKEN and TYPE + SENTENCE alternate whole sweeps of the two")
-        st.slider("Chains per sampler", 2, eta_sweep.MAX_CHAINS, key=key("chains"),
+        st.slider("Chains per sampler", 2, chain_race.MAX_CHAINS, key=key("chains"),
                   help="R̂ compares chains: at least 2, and 4 is the usual choice")
         eta = chain_race.eta_widgets(key, value)
         race_page.length_input(lesson.prefix, "Passes per chain", 10, MAX_PASSES, step=100,

@@ -12,6 +12,7 @@ from ui.settings import Setting, start_anew
 from ui.theme import label
 
 MAX_SITES = race_page.MAX_SITES
+MAX_CHAINS = 8  # per sampler (and per η in the sweep)
 STARTS = {"shared": "the same η for every chain",
           "spread": "spread: chain c at η = c / (C − 1), from 0 to 1",
           "per_sampler": "one η per sampler"}

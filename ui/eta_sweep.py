@@ -13,7 +13,7 @@ from engine.diagnostics import rhat_text
 from engine.grid import BuiltModel, tasks
 from engine.report.plots import final_bands, first_up
 from ui import charts
-from ui.chain_race import chain_pool
+from ui.chain_race import MAX_CHAINS, chain_pool
 from ui.cluster import show_where_grids_run, start_grid
 from ui.grid_progress import GridShelf
 from ui.race_diagnostics import diagnostics_notes, shown_ess
@@ -21,7 +21,6 @@ from ui.settings import Setting
 from ui.theme import label
 
 SWEEP_STEPS = (0.1, 0.25, 0.5)
-MAX_CHAINS = 8
 # the sweep reports where each chain ends: its measures are scored on the last row and on as
 # many others as 5% of the engine time pays for (br-phono: 1.4 ms a row against a 3.5 ms sweep)
 MEASURE_SHARE = 0.05
